@@ -1,0 +1,122 @@
+#include "denpex/encyclopedia/library.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "builtin_signatures.h"
+
+namespace denpex::encyclopedia {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string stem_of(std::string_view path) {
+  auto slash = path.find_last_of('/');
+  std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  auto dot = name.rfind('.');
+  return std::string(dot == std::string_view::npos ? name : name.substr(0, dot));
+}
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+}  // namespace
+
+Library Library::builtin(std::vector<Problem>* problems) {
+  Library lib;
+  std::vector<Problem> local;
+  std::vector<Problem>& out = problems ? *problems : local;
+  for (size_t i = 0; i < kBuiltinSignatureCount; ++i) {
+    const EmbeddedFile& f = kBuiltinSignatures[i];
+    std::string file = std::string("signatures/") + f.path;
+    if (auto e = parse_entry(f.text, file, stem_of(f.path), out)) {
+      e->builtin = true;
+      lib.add(std::move(*e));
+    }
+  }
+  return lib;
+}
+
+std::vector<std::string> Library::add_directory(const fs::path& dir, std::vector<Problem>& problems) {
+  std::vector<std::string> added;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    problems.push_back({dir.string(), 0, "not a directory of entries"});
+    return added;
+  }
+  std::vector<fs::path> files;
+  for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->is_regular_file(ec) && it->path().extension() == ".yaml") files.push_back(it->path());
+  }
+  std::sort(files.begin(), files.end());
+  std::unordered_map<std::string, std::string> seen;  // id -> file, duplicates within this set
+  for (const auto& path : files) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      problems.push_back({path.string(), 0, "cannot read the file"});
+      continue;
+    }
+    std::stringstream buf;
+    buf << in.rdbuf();
+    auto entry = parse_entry(buf.str(), path.string(), path.stem().string(), problems);
+    if (!entry) continue;
+    if (auto [it, fresh] = seen.emplace(entry->id, path.string()); !fresh) {
+      problems.push_back({path.string(), 1, "duplicate id '" + entry->id + "', also defined in " + it->second});
+      continue;
+    }
+    added.push_back(entry->id);
+    add(std::move(*entry));
+  }
+  return added;
+}
+
+void Library::add(core::Entry entry) {
+  if (auto it = by_id_.find(entry.id); it != by_id_.end()) {
+    entries_[it->second] = std::move(entry);
+    return;
+  }
+  by_id_.emplace(entry.id, entries_.size());
+  entries_.push_back(std::move(entry));
+}
+
+void Library::check_links(std::vector<Problem>& problems) const {
+  for (const auto& e : entries_)
+    for (const auto& r : e.related)
+      if (!find(r)) {
+        std::string msg = "`related` names '" + r + "', which is no entry";
+        if (auto near = closest_ids(r, 1); !near.empty()) msg += " (did you mean '" + near[0] + "'?)";
+        problems.push_back({e.source, 0, msg});
+      }
+}
+
+const core::Entry* Library::find(std::string_view id) const {
+  auto it = by_id_.find(std::string(id));
+  return it == by_id_.end() ? nullptr : &entries_[it->second];
+}
+
+std::vector<std::string> Library::closest_ids(std::string_view id, size_t n) const {
+  std::vector<std::pair<size_t, std::string>> scored;
+  for (const auto& e : entries_) {
+    size_t d = edit_distance(id, e.id);
+    // An id that contains the query as a word is as good as a near spelling.
+    if (!id.empty() && e.id.find(id) != std::string::npos) d = std::min<size_t>(d, 2);
+    if (d <= std::max<size_t>(3, id.size() / 2)) scored.emplace_back(d, e.id);
+  }
+  std::sort(scored.begin(), scored.end());
+  std::vector<std::string> out;
+  for (size_t i = 0; i < scored.size() && i < n; ++i) out.push_back(scored[i].second);
+  return out;
+}
+
+}  // namespace denpex::encyclopedia

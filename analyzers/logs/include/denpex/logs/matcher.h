@@ -1,0 +1,56 @@
+#pragma once
+// Every fingerprint of the library in one unanchored RE2::Set: one pass per line finds which
+// patterns hit; only those are re-run with their own RE2 to pull named captures.
+#include <re2/re2.h>
+#include <re2/set.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "denpex/core/condition.h"
+#include "denpex/core/entry.h"
+
+namespace denpex::logs {
+
+using Captures = std::map<std::string, std::string, std::less<>>;
+
+class Matcher {
+ public:
+  // `entries` must outlive the matcher. Patterns that fail to compile are skipped (the loader
+  // has already reported them); error() says when the Set itself could not be built.
+  explicit Matcher(const std::vector<core::Entry>& entries);
+
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+
+  struct Fp {
+    uint32_t entry;
+    uint32_t index;
+    int requires_id = -1;  // pattern id in the Set, -1 when none
+    int excludes_id = -1;
+    std::unique_ptr<RE2> re;
+    std::optional<core::Condition> when;
+  };
+
+  // Pattern ids (fingerprints and requires/excludes helpers) that hit `line`, ascending.
+  void match(std::string_view line, std::vector<int>* ids) const;
+  // The fingerprint behind a pattern id, or nullptr when the id is a requires/excludes pattern.
+  const Fp* fingerprint(int id) const;
+  bool extract(const Fp& fp, std::string_view line, Captures* out) const;
+
+  const std::vector<core::Entry>& entries() const { return entries_; }
+  size_t pattern_count() const { return pattern_count_; }
+
+ private:
+  const std::vector<core::Entry>& entries_;
+  std::unique_ptr<RE2::Set> set_;
+  std::vector<int> fp_of_pattern_;  // pattern id -> index into fps_, or -1
+  std::vector<Fp> fps_;
+  size_t pattern_count_ = 0;
+  std::string error_;
+};
+
+}  // namespace denpex::logs

@@ -1,0 +1,65 @@
+#pragma once
+// Streams lines through the Matcher and resolves each fingerprint's context rules
+// (`requires`/`excludes` within `window` lines of the same source, `when` over captures).
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "denpex/logs/matcher.h"
+
+namespace denpex::logs {
+
+struct Hit {
+  uint32_t source = 0;  // caller's id: a file, a rank within a file, ...
+  uint64_t line = 0;    // caller's line number (1-based by convention)
+  uint32_t entry = 0;   // index into matcher.entries()
+  uint32_t fingerprint = 0;
+  double confidence = 0;
+  Captures captures;
+  std::string text;  // the normalized line, capped at kMaxHitText bytes
+};
+
+class Scanner {
+ public:
+  static constexpr size_t kMaxHitText = 2048;
+  // Beyond this many candidates per entry and source, later ones are counted but not kept.
+  static constexpr size_t kMaxHitsPerEntrySource = 64;
+
+  explicit Scanner(const Matcher& matcher) : matcher_(matcher) {}
+
+  // `text` is a normalized line with any rank prefix already removed. Lines of one source must
+  // come in increasing line order.
+  void feed(uint32_t source, uint64_t line, std::string_view text);
+  // Hits that satisfy their context rules, in feed order.
+  std::vector<Hit> finish();
+
+ private:
+  struct Key {
+    int pattern;
+    uint32_t source;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const { return std::hash<uint64_t>()((uint64_t(k.pattern) << 32) | k.source); }
+  };
+  bool near(int pattern, uint32_t source, uint64_t line, int window) const;
+
+  const Matcher& matcher_;
+  std::vector<int> ids_;
+  std::vector<std::pair<const Matcher::Fp*, Hit>> candidates_;
+  std::unordered_map<Key, std::vector<uint64_t>, KeyHash> helper_lines_;
+  std::unordered_map<uint64_t, size_t> kept_;  // (entry, source) -> candidates kept
+};
+
+}  // namespace denpex::logs
+
+namespace denpex::logs {
+
+// Scans a whole text held in memory (an example, a pasted traceback): lines are normalized,
+// launcher rank prefixes become sources (rank r -> source r + 1; unprefixed lines -> source 0),
+// line numbers are 1-based.
+std::vector<Hit> scan_text(const Matcher& matcher, std::string_view text);
+
+}  // namespace denpex::logs

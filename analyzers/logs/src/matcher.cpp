@@ -1,0 +1,80 @@
+#include "denpex/logs/matcher.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace denpex::logs {
+
+namespace {
+RE2::Options pattern_options() {
+  RE2::Options o;
+  o.set_log_errors(false);
+  return o;
+}
+}  // namespace
+
+Matcher::Matcher(const std::vector<core::Entry>& entries) : entries_(entries) {
+  RE2::Options opts = pattern_options();
+  // The DFA for a few hundred patterns fits comfortably here; larger budgets only cost RSS.
+  opts.set_max_mem(48 << 20);
+  set_ = std::make_unique<RE2::Set>(opts, RE2::UNANCHORED);
+  std::unordered_map<std::string, int> helper_ids;
+  auto add = [&](const std::string& pattern) -> int {
+    std::string err;
+    int id = set_->Add(pattern, &err);
+    if (id >= 0) fp_of_pattern_.push_back(-1);
+    return id;
+  };
+  auto add_helper = [&](const std::string& pattern) -> int {
+    if (pattern.empty()) return -1;
+    if (auto it = helper_ids.find(pattern); it != helper_ids.end()) return it->second;
+    int id = add(pattern);
+    helper_ids.emplace(pattern, id);
+    return id;
+  };
+  for (uint32_t e = 0; e < entries.size(); ++e) {
+    for (uint32_t f = 0; f < entries[e].fingerprints.size(); ++f) {
+      const auto& fp = entries[e].fingerprints[f];
+      auto re = std::make_unique<RE2>(fp.pattern, pattern_options());
+      if (!re->ok()) continue;
+      int id = add(fp.pattern);
+      if (id < 0) continue;
+      Fp entry_fp{e, f, -1, -1, std::move(re), std::nullopt};
+      entry_fp.requires_id = add_helper(fp.requires_pattern);
+      entry_fp.excludes_id = add_helper(fp.excludes_pattern);
+      if (!fp.when.empty()) entry_fp.when = core::Condition::parse(fp.when, nullptr);
+      fp_of_pattern_[static_cast<size_t>(id)] = static_cast<int>(fps_.size());
+      fps_.push_back(std::move(entry_fp));
+    }
+  }
+  pattern_count_ = fp_of_pattern_.size();
+  if (pattern_count_ > 0 && !set_->Compile()) error_ = "the fingerprint set could not be compiled (out of memory)";
+}
+
+void Matcher::match(std::string_view line, std::vector<int>* ids) const {
+  ids->clear();
+  if (pattern_count_ == 0 || !error_.empty()) return;
+  set_->Match(re2::StringPiece(line.data(), line.size()), ids);
+  std::sort(ids->begin(), ids->end());
+}
+
+const Matcher::Fp* Matcher::fingerprint(int id) const {
+  if (id < 0 || static_cast<size_t>(id) >= fp_of_pattern_.size()) return nullptr;
+  int fp = fp_of_pattern_[static_cast<size_t>(id)];
+  return fp < 0 ? nullptr : &fps_[static_cast<size_t>(fp)];
+}
+
+bool Matcher::extract(const Fp& fp, std::string_view line, Captures* out) const {
+  const int n = fp.re->NumberOfCapturingGroups();
+  std::vector<re2::StringPiece> groups(static_cast<size_t>(n) + 1);
+  if (!fp.re->Match(re2::StringPiece(line.data(), line.size()), 0, line.size(), RE2::UNANCHORED, groups.data(),
+                    n + 1))
+    return false;
+  for (const auto& [name, index] : fp.re->NamedCapturingGroups()) {
+    const auto& g = groups[static_cast<size_t>(index)];
+    if (g.data() != nullptr) (*out)[name] = std::string(g.data(), g.size());
+  }
+  return true;
+}
+
+}  // namespace denpex::logs

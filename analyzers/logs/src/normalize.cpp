@@ -1,0 +1,72 @@
+#include "denpex/logs/normalize.h"
+
+#include <cctype>
+
+namespace denpex::logs {
+
+void normalize_line(std::string_view raw, std::string& out) {
+  out.clear();
+  // A trailing '\r' (CRLF) is a line end, not a rewrite.
+  while (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+  size_t last_cr = raw.rfind('\r');
+  if (last_cr != std::string_view::npos) raw.remove_prefix(last_cr + 1);
+  out.reserve(raw.size());
+  for (size_t i = 0; i < raw.size(); ++i) {
+    char c = raw[i];
+    if (c != '\x1b') {
+      out.push_back(c);
+      continue;
+    }
+    if (i + 1 >= raw.size()) break;
+    char kind = raw[i + 1];
+    if (kind == '[') {  // CSI: parameters and intermediates, then one final byte 0x40-0x7e
+      size_t j = i + 2;
+      while (j < raw.size() && !(raw[j] >= 0x40 && raw[j] <= 0x7e)) ++j;
+      i = j;
+    } else if (kind == ']') {  // OSC: until BEL or ESC backslash
+      size_t j = i + 2;
+      while (j < raw.size() && raw[j] != '\x07' && !(raw[j] == '\x1b' && j + 1 < raw.size() && raw[j + 1] == '\\'))
+        ++j;
+      i = (j < raw.size() && raw[j] == '\x1b') ? j + 1 : j;
+    } else {
+      i += 1;  // two-byte sequence
+    }
+  }
+}
+
+namespace {
+bool digits(std::string_view s, size_t& i, int& value) {
+  size_t start = i;
+  value = 0;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])) && i - start < 7) value = value * 10 + (s[i++] - '0');
+  return i > start;
+}
+bool eat(std::string_view s, size_t& i, std::string_view lit) {
+  if (s.substr(i, lit.size()) != lit) return false;
+  i += lit.size();
+  return true;
+}
+}  // namespace
+
+std::optional<RankPrefix> rank_prefix(std::string_view line) {
+  size_t i = 0;
+  int rank = 0;
+  if (eat(line, i, "[rank") || eat(line, i, "[default")) {
+    if (digits(line, i, rank) && eat(line, i, "]:")) {
+      if (i < line.size() && line[i] == ' ') ++i;
+      return RankPrefix{rank, i};
+    }
+    return std::nullopt;
+  }
+  i = 0;
+  int job = 0;
+  if (eat(line, i, "[") && digits(line, i, job) && eat(line, i, ",") && digits(line, i, rank) && eat(line, i, "]<")) {
+    if ((eat(line, i, "stdout>:") || eat(line, i, "stderr>:"))) {
+      if (i < line.size() && line[i] == ' ') ++i;
+      return RankPrefix{rank, i};
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace denpex::logs

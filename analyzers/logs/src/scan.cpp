@@ -1,0 +1,56 @@
+#include "denpex/logs/scan.h"
+
+#include <algorithm>
+
+namespace denpex::logs {
+
+void Scanner::feed(uint32_t source, uint64_t line, std::string_view text) {
+  matcher_.match(text, &ids_);
+  for (int id : ids_) {
+    const Matcher::Fp* fp = matcher_.fingerprint(id);
+    if (fp == nullptr) {
+      // requires/excludes helper: remember where it hit. Consecutive duplicates carry no news.
+      auto& lines = helper_lines_[Key{id, source}];
+      if (lines.empty() || lines.back() != line) lines.push_back(line);
+      continue;
+    }
+    auto& kept = kept_[(uint64_t(fp->entry) << 32) | source];
+    if (kept >= kMaxHitsPerEntrySource) continue;
+    Hit hit;
+    hit.source = source;
+    hit.line = line;
+    hit.entry = fp->entry;
+    hit.fingerprint = fp->index;
+    hit.confidence = matcher_.entries()[fp->entry].fingerprints[fp->index].confidence;
+    if (!matcher_.extract(*fp, text, &hit.captures)) continue;
+    if (fp->when && !fp->when->evaluate(hit.captures)) continue;
+    hit.text = std::string(text.substr(0, kMaxHitText));
+    ++kept;
+    candidates_.push_back({fp, std::move(hit)});
+  }
+}
+
+bool Scanner::near(int pattern, uint32_t source, uint64_t line, int window) const {
+  auto it = helper_lines_.find(Key{pattern, source});
+  if (it == helper_lines_.end()) return false;
+  const auto& lines = it->second;
+  uint64_t lo = line > uint64_t(window) ? line - uint64_t(window) : 0;
+  auto pos = std::lower_bound(lines.begin(), lines.end(), lo);
+  return pos != lines.end() && *pos <= line + uint64_t(window);
+}
+
+std::vector<Hit> Scanner::finish() {
+  std::vector<Hit> out;
+  for (auto& [fp, hit] : candidates_) {
+    const auto& def = matcher_.entries()[hit.entry].fingerprints[hit.fingerprint];
+    if (fp->requires_id >= 0 && !near(fp->requires_id, hit.source, hit.line, def.window)) continue;
+    if (fp->excludes_id >= 0 && near(fp->excludes_id, hit.source, hit.line, def.window)) continue;
+    out.push_back(std::move(hit));
+  }
+  candidates_.clear();
+  helper_lines_.clear();
+  kept_.clear();
+  return out;
+}
+
+}  // namespace denpex::logs

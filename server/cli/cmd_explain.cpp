@@ -1,0 +1,109 @@
+// `denpex explain ID`: an encyclopedia entry for the terminal, as Markdown or as JSON.
+#include <cstdio>
+
+#include "denpex/server/entry_render.h"
+#include "denpex/server/library_loading.h"
+#include "denpex/server/options.h"
+#include "denpex/server/terminal.h"
+
+namespace denpex::cli {
+namespace {
+
+const char* kHelp =
+    "Usage: denpex explain [options] ID\n\n"
+    "Show an encyclopedia entry: what broke, why, how to confirm it, the fix and how to verify it.\n\n"
+    "Options:\n"
+    "  --format text|markdown|json  Output format (default: text)\n"
+    "  --signatures DIR             Also load entries from DIR (repeatable; overrides built-in ids)\n"
+    "  --color auto|always|never    Colour in text output (default: auto; NO_COLOR disables)\n"
+    "  -h, --help                   Show this help\n\n"
+    "`denpex signatures list` shows every id.\n";
+
+void print_block(const Style& st, const char* heading, const std::string& body) {
+  if (body.empty()) return;
+  std::printf("\n%s\n", st.bold(heading).c_str());
+  std::string text = body;
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    std::printf("  %s\n", text.substr(pos, end - pos).c_str());
+    pos = end + 1;
+  }
+}
+
+void print_text(const core::Entry& e, const Style& st) {
+  std::printf("%s  %s\n", st.bold(e.title).c_str(), st.dim("(" + e.id + ")").c_str());
+  std::printf("%s · severity %s · role %s\n", e.category.c_str(), std::string(core::to_string(e.severity)).c_str(),
+              std::string(core::to_string(e.role)).c_str());
+  print_block(st, "What broke", e.summary);
+  print_block(st, "Mechanism", e.mechanism);
+  if (!e.symptoms.empty()) {
+    std::string s;
+    for (const auto& sym : e.symptoms) s += "- " + sym.symptom + "\n  " + sym.why + "\n";
+    print_block(st, "Symptoms", s);
+  }
+  if (!e.confirm.empty()) {
+    std::string s;
+    for (const auto& c : e.confirm) s += "[ ] " + c + "\n";
+    print_block(st, "Confirm", s);
+  }
+  print_block(st, "Fix", e.fix);
+  print_block(st, "Prevention", e.prevention);
+  print_block(st, "Verify", e.verify);
+  std::string links;
+  if (!e.codes.empty()) {
+    links += "Static checks:";
+    for (const auto& c : e.codes) links += " " + c;
+    links += "\n";
+  }
+  if (!e.related.empty()) {
+    links += "Related:";
+    for (const auto& r : e.related) links += " " + r;
+    links += "\n";
+  }
+  for (const auto& r : e.references) links += r + "\n";
+  print_block(st, "See also", links);
+}
+
+}  // namespace
+
+int cmd_explain(const Args& args) {
+  Options opts("explain", kHelp);
+  opts.value("format").value("signatures").value("color");
+  if (auto rc = opts.parse(args)) return *rc;
+  if (opts.help()) return kOk;
+  if (opts.positional().size() != 1) return opts.usage_error("expected exactly one entry id");
+  const std::string format = opts.get("format", "text");
+  if (format != "text" && format != "markdown" && format != "json")
+    return opts.usage_error("unknown --format '" + format + "' (text, markdown or json)");
+
+  auto loaded = load_library(opts.all("signatures"));
+  report_problems("explain", loaded.problems);
+  const std::string& id = opts.positional()[0];
+  const core::Entry* e = loaded.library.find(id);
+  if (!e) {
+    std::string msg = "no entry '" + id + "'";
+    auto near = loaded.library.closest_ids(id, 3);
+    if (!near.empty()) {
+      msg += "; did you mean";
+      for (size_t i = 0; i < near.size(); ++i) msg += (i ? ", " : " ") + near[i];
+      msg += "?";
+    } else {
+      msg += "; `denpex signatures list` shows every id";
+    }
+    print_error("explain", msg);
+    return kUsage;
+  }
+  if (format == "json") {
+    std::printf("%s\n", features::entry_json(*e).dump(2).c_str());
+  } else if (format == "markdown") {
+    std::printf("%s", features::entry_markdown(*e).c_str());
+  } else {
+    print_text(*e, Style::for_stream(stdout, opts.get("color", "auto")));
+  }
+  return kOk;
+}
+
+}  // namespace denpex::cli

@@ -1,0 +1,20 @@
+#pragma once
+// An entry rendered for people and programs. The same text feeds `denpex explain`, LSP hovers
+// and the generated docs/encyclopedia pages.
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "denpex/core/entry.h"
+
+namespace denpex::features {
+
+// The full page: title, summary, mechanism, symptoms, confirm, fix, prevention, verify, links.
+std::string entry_markdown(const core::Entry& e);
+// Short form for hovers: title, summary, fix and verify.
+std::string entry_markdown_brief(const core::Entry& e);
+// Everything, including fingerprints and examples (`explain --format json`).
+nlohmann::json entry_json(const core::Entry& e);
+// The `signatures list --format json` summary object.
+nlohmann::json entry_summary_json(const core::Entry& e);
+
+}  // namespace denpex::features

@@ -4,19 +4,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "builtin_signatures.h"
 
 namespace denpex::encyclopedia {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string stem_of(std::string_view path) {
-  auto slash = path.find_last_of('/');
-  std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  auto dot = name.rfind('.');
-  return std::string(dot == std::string_view::npos ? name : name.substr(0, dot));
-}
 
 size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
@@ -31,21 +23,6 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 }
 
 }  // namespace
-
-Library Library::builtin(std::vector<Problem>* problems) {
-  Library lib;
-  std::vector<Problem> local;
-  std::vector<Problem>& out = problems ? *problems : local;
-  for (size_t i = 0; i < kBuiltinSignatureCount; ++i) {
-    const EmbeddedFile& f = kBuiltinSignatures[i];
-    std::string file = std::string("signatures/") + f.path;
-    if (auto e = parse_entry(f.text, file, stem_of(f.path), out)) {
-      e->builtin = true;
-      lib.add(std::move(*e));
-    }
-  }
-  return lib;
-}
 
 std::vector<std::string> Library::add_directory(const fs::path& dir, std::vector<Problem>& problems) {
   std::vector<std::string> added;

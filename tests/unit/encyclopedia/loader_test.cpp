@@ -122,3 +122,19 @@ TEST_CASE("dangling related ids and near-miss ids are reported with suggestions"
   for (const auto& p : problems) found = found || (p.message.find("'cuda-oomm', which is no entry (did you mean 'cuda-oom'?)") != std::string::npos);
   CHECK(found);
 }
+
+TEST_CASE("a duplicate id within one directory is reported with both files") {
+  auto dir = std::filesystem::temp_directory_path() / "denpex-dup-test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "a");
+  std::filesystem::create_directories(dir / "b");
+  std::ofstream(dir / "a" / "sample-entry.yaml") << kValid;
+  std::ofstream(dir / "b" / "sample-entry.yaml") << kValid;
+  Library lib;
+  std::vector<Problem> problems;
+  auto added = lib.add_directory(dir, problems);
+  CHECK(added.size() == 1);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].str().find("b/sample-entry.yaml:1: duplicate id 'sample-entry', also defined in") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}

@@ -120,6 +120,15 @@ void Server::dispatch_request(const Message& m) {
     send_(response(m.id, execute_command(m.params)));
     return;
   }
+  if (m.method == "denpex/documentText") {
+    // Not part of LSP: shows what the server believes a document holds, so tests (and people
+    // chasing a sync bug) can see the result of didOpen/didChange directly.
+    std::string uri = parse_did_close(m.params);
+    auto doc = documents_.get(uri);
+    if (!doc) throw RpcError(kInvalidParams, "document is not open: " + uri);
+    send_(response(m.id, {{"uri", doc->uri}, {"languageId", doc->language_id}, {"version", doc->version}, {"text", doc->text}}));
+    return;
+  }
   throw RpcError(kMethodNotFound, "unknown method '" + m.method + "'");
 }
 

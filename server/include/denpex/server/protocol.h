@@ -69,7 +69,8 @@ struct DidChangeParams {
 };
 DidChangeParams parse_did_change(const json& params);
 
-std::string parse_did_close(const json& params);  // the uri
+// params.textDocument.uri (didClose and anything else that names only a document)
+std::string parse_did_close(const json& params);
 
 json parse_cancel(const json& params);  // the id of the request to cancel
 

@@ -1,7 +1,172 @@
-#include "not_built.h"
+// `denpex diagnose [FILE|DIR|-]...`: stream logs through the log engine and report which rank
+// broke first, what broke and what to do.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+#include "denpex/logs/diagnoser.h"
+#include "denpex/server/diagnose_render.h"
+#include "denpex/server/library_loading.h"
+#include "denpex/server/options.h"
+#include "denpex/server/terminal.h"
 
 namespace denpex::cli {
+namespace {
+namespace fs = std::filesystem;
 
-int cmd_diagnose(const Args& args) { return not_built_yet("diagnose", "denpex diagnose [options] [FILE|DIR|-]...", args); }
+const char* kHelp =
+    "Usage: denpex diagnose [options] [FILE|DIR|-]...\n\n"
+    "Find the initiating fault of a failed training run in its logs: which rank broke first, what\n"
+    "broke, the evidence, and the fix. Directories are read recursively; `-` or no argument reads\n"
+    "stdin. Several files (rank3.log, node-05.out, dmesg-node-05.log) are attributed by name.\n\n"
+    "Options:\n"
+    "  --format text|json|markdown  Output format (default: text; json schema in docs/diagnose.md)\n"
+    "  --context N                  Lines kept before the first error line (default: 100)\n"
+    "  --signatures DIR             Also load entries from DIR (repeatable)\n"
+    "  --color auto|always|never    Colour in text output (default: auto; NO_COLOR disables)\n"
+    "  -h, --help                   Show this help\n\n"
+    "Exit codes: 1 a failure was diagnosed, 0 none, 2 usage or I/O error.\n";
+
+struct Input {
+  std::string path;  // "-" for stdin
+  uint64_t size = 0;
+};
+
+bool collect(const std::string& arg, std::vector<Input>& out, std::string& error) {
+  if (arg == "-") {
+    out.push_back({"-", 0});
+    return true;
+  }
+  std::error_code ec;
+  auto st = fs::status(arg, ec);
+  if (ec || !fs::exists(st)) {
+    error = "cannot read '" + arg + "': no such file or directory";
+    return false;
+  }
+  if (fs::is_directory(st)) {
+    std::vector<Input> files;
+    for (auto it = fs::recursive_directory_iterator(arg, fs::directory_options::skip_permission_denied, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (!it->is_regular_file(ec)) continue;
+      std::string name = it->path().filename().string();
+      if (name.starts_with(".")) continue;
+      files.push_back({it->path().string(), static_cast<uint64_t>(it->file_size(ec))});
+    }
+    if (ec) {
+      error = "cannot read directory '" + arg + "': " + ec.message();
+      return false;
+    }
+    std::sort(files.begin(), files.end(), [](const Input& a, const Input& b) { return a.path < b.path; });
+    out.insert(out.end(), files.begin(), files.end());
+    return true;
+  }
+  out.push_back({arg, static_cast<uint64_t>(fs::file_size(arg, ec))});
+  return true;
+}
+
+class Progress {
+ public:
+  Progress(uint64_t total) : on_(total >= (64ull << 20) && isatty(STDERR_FILENO) == 1), total_(total) {}
+  void update(uint64_t done) {
+    if (!on_) return;
+    auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::milliseconds(250)) return;
+    last_ = now;
+    std::fprintf(stderr, "\rdiagnose: %3d%% of %.1f MiB", static_cast<int>(100.0 * done / total_), total_ / 1048576.0);
+  }
+  void done() {
+    if (on_) std::fprintf(stderr, "\r%40s\r", "");
+  }
+
+ private:
+  bool on_;
+  uint64_t total_;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+}  // namespace
+
+int cmd_diagnose(const Args& args) {
+  Options opts("diagnose", kHelp);
+  opts.value("format").value("signatures").value("color").value("context");
+  if (auto rc = opts.parse(args)) return *rc;
+  if (opts.help()) return kOk;
+  const std::string format = opts.get("format", "text");
+  if (format != "text" && format != "json" && format != "markdown")
+    return opts.usage_error("unknown --format '" + format + "' (text, json or markdown)");
+  logs::DiagnoseOptions dopts;
+  if (opts.has("context")) {
+    const std::string c = opts.get("context");
+    char* end = nullptr;
+    long n = std::strtol(c.c_str(), &end, 10);
+    if (c.empty() || *end != '\0' || n < 0 || n > 100000) return opts.usage_error("--context needs a number of lines");
+    dopts.context = static_cast<size_t>(n);
+  }
+  std::vector<Input> inputs;
+  std::string error;
+  for (const auto& p : opts.positional())
+    if (!collect(p, inputs, error)) {
+      print_error("diagnose", error);
+      return kUsage;
+    }
+  if (opts.positional().empty()) {
+    if (isatty(STDIN_FILENO) == 1) return opts.usage_error("no input: give files or directories, or pipe a log into stdin");
+    inputs.push_back({"-", 0});
+  }
+
+  auto loaded = load_library(opts.all("signatures"));
+  report_problems("diagnose", loaded.problems);
+  logs::Matcher matcher(loaded.library.entries());
+  if (!matcher.ok()) {
+    print_error("diagnose", matcher.error());
+    return kUsage;
+  }
+  logs::Diagnoser diagnoser(matcher, dopts);
+  uint64_t total = 0, done = 0;
+  for (const auto& in : inputs) total += in.size;
+  Progress progress(total);
+  std::vector<char> buf(1 << 20);
+  for (const auto& in : inputs) {
+    int fd = in.path == "-" ? STDIN_FILENO : ::open(in.path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      print_error("diagnose", "cannot open '" + in.path + "': " + std::strerror(errno));
+      return kUsage;
+    }
+    uint32_t id = diagnoser.open(in.path == "-" ? "<stdin>" : in.path);
+    while (true) {
+      ssize_t n = ::read(fd, buf.data(), buf.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        print_error("diagnose", "cannot read '" + in.path + "': " + std::strerror(errno));
+        if (fd != STDIN_FILENO) ::close(fd);
+        return kUsage;
+      }
+      if (n == 0) break;
+      diagnoser.feed(id, std::string_view(buf.data(), static_cast<size_t>(n)));
+      done += static_cast<uint64_t>(n);
+      progress.update(done);
+    }
+    if (fd != STDIN_FILENO) ::close(fd);
+    diagnoser.close(id);
+  }
+  progress.done();
+  logs::Report report = diagnoser.finish();
+  if (format == "json") {
+    std::printf("%s\n", features::diagnose_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+  } else if (format == "markdown") {
+    std::fputs(features::diagnose_markdown(report).c_str(), stdout);
+  } else {
+    Style st = Style::for_stream(stdout, opts.get("color", "auto"));
+    std::fputs(features::diagnose_text(report, st.enabled(), std::min<size_t>(dopts.context, 10)).c_str(), stdout);
+  }
+  return report.diagnoses.empty() ? kOk : kFindings;
+}
 
 }  // namespace denpex::cli

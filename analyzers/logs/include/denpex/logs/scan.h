@@ -34,6 +34,9 @@ class Scanner {
   void feed(uint32_t source, uint64_t line, std::string_view text);
   // Hits that satisfy their context rules, in feed order.
   std::vector<Hit> finish();
+  // Candidates seen so far, before context rules are resolved (live detection, bookkeeping).
+  size_t candidate_count() const { return candidates_.size(); }
+  const Hit& candidate(size_t i) const { return candidates_[i].second; }
 
  private:
   struct Key {

@@ -1,0 +1,36 @@
+#pragma once
+// Who printed a line: rank, local rank and node, read from the prefixes launchers and libraries
+// write, from file names, and when it happened, read from the common timestamp formats.
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace denpex::logs {
+
+struct Attribution {
+  int rank = -1;        // global rank, -1 when unknown
+  int local_rank = -1;  // local rank / device index, -1 when unknown
+  std::string node;     // host name, empty when unknown
+  size_t strip = 0;     // bytes of launcher prefix to remove before matching
+
+  bool empty() const { return rank < 0 && local_rank < 0 && node.empty(); }
+};
+
+// Reads one normalized line. Launcher prefixes (`[rank3]:`, `[default3]:`, `[1,3]<stderr>:`) are
+// stripped; in-text markers (`[Rank 3]`, `[PG 0 Rank 3]`, NCCL's `host:pid:tid [3] NCCL`,
+// `srun: error: node-05: task 3:`) attribute the line but stay in the text, because fingerprints
+// may capture them.
+Attribution attribute_line(std::string_view line);
+
+// From a file name: `rank3.log`, `rank-3.txt`, `worker_3.out`, `node-05.out`, `dmesg-node-05.log`.
+Attribution attribute_file(std::string_view path);
+// True for kernel logs (`dmesg*`, `kern.log*`, `syslog*`): their lines belong to the node.
+bool is_kernel_log_name(std::string_view path);
+
+// Seconds since an arbitrary epoch from a timestamp at or near the start of the line:
+// ISO-8601 (`2024-05-01 12:34:56,789`, `2024-05-01T12:34:56.789Z`), torchrun's
+// `2024-05-01_12:34:56`, glog (`E0501 12:34:56.789`), syslog (`May  1 12:34:56`).
+// Only wall-clock formats: kernel uptimes (`[ 1234.5]`) are not comparable across sources.
+std::optional<double> parse_timestamp(std::string_view line);
+
+}  // namespace denpex::logs

@@ -1,0 +1,77 @@
+#pragma once
+// The streaming front of log diagnosis: bytes in, a Report out. Inputs (files, stdin, a child's
+// pipes) are fed in pieces of any size; memory stays bounded whatever the log's length:
+// a capped partial line, a tail of `context` lines per input, and capped hit lists.
+//
+// Most chunks of a healthy log contain nothing of interest, so each chunk is first screened with
+// one multi-line RE2::Set over the raw bytes (every fingerprint, helper and event marker); only
+// chunks it hits are walked line by line (normalize, attribute, track events, match).
+#include <re2/set.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "denpex/logs/attribution.h"
+#include "denpex/logs/diagnosis.h"
+#include "denpex/logs/events.h"
+#include "denpex/logs/matcher.h"
+#include "denpex/logs/scan.h"
+
+namespace denpex::logs {
+
+struct DiagnoseOptions {
+  size_t context = 100;  // lines kept before the first error line
+};
+
+// The first initiating-fault fingerprint seen while streaming (`denpex run`'s live line).
+struct LiveFault {
+  const core::Entry* entry = nullptr;
+  std::string file;
+  uint64_t line = 0;
+  int rank = -1;
+  std::string text;
+};
+
+class Diagnoser {
+ public:
+  static constexpr size_t kMaxLine = 64 * 1024;    // bytes of a line that are examined
+  static constexpr size_t kMaxContextLine = 1024;  // bytes of a context line that are kept
+  static constexpr size_t kMaxSnapshots = 64;      // candidate hits whose context is kept
+
+  Diagnoser(const Matcher& matcher, DiagnoseOptions options = {});
+  ~Diagnoser();
+
+  // Registers an input; its name attributes it (`rank3.log`, `dmesg-node-05.log`).
+  uint32_t open(std::string name);
+  void feed(uint32_t input, std::string_view bytes);
+  // Ends the input: a last line without '\n' is processed.
+  void close(uint32_t input);
+  // Called once, at the first candidate of an entry that can initiate a failure.
+  void on_live_fault(std::function<void(const LiveFault&)> callback) { live_ = std::move(callback); }
+
+  Report finish();
+
+  // Internal state shared with the causality stage (src/); opaque to callers.
+  struct State;
+
+ private:
+  void process_chunk(uint32_t input, std::string_view chunk);
+  void scan_range(uint32_t input, std::string_view chunk, size_t lo, size_t hi);
+  void update_tail(uint32_t input, std::string_view chunk);
+  void process_line(uint32_t input, std::string_view chunk, size_t offset, size_t length);
+  bool screen(std::string_view chunk) const;
+  uint32_t note_rank(uint32_t input, int rank);
+
+  const Matcher& matcher_;
+  DiagnoseOptions options_;
+  std::unique_ptr<RE2::Set> screen_;
+  std::unique_ptr<State> state_;
+  std::function<void(const LiveFault&)> live_;
+  bool live_fired_ = false;
+};
+
+}  // namespace denpex::logs

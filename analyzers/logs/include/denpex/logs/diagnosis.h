@@ -1,0 +1,87 @@
+#pragma once
+// What log diagnosis concludes: the initiating fault, where it happened, what followed from it,
+// the evidence, and the hypotheses it weighed. Plain data; renderers live in server/features.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "denpex/logs/events.h"
+#include "denpex/logs/matcher.h"
+
+namespace denpex::logs {
+
+struct Location {
+  std::string file;
+  uint64_t line = 0;  // 1-based
+};
+
+struct Collateral {
+  int rank = -1;
+  std::string entry;
+  Location where;
+};
+
+struct Hypothesis {
+  std::string entry;
+  double confidence = 0;
+  int rank = -1;
+  Location where;
+  std::vector<std::string> evidence_for;
+  std::vector<std::string> evidence_against;
+};
+
+struct Diagnosis {
+  const core::Entry* entry = nullptr;
+  double confidence = 0;
+  int initiating_rank = -1;
+  int initiating_local_rank = -1;
+  std::string initiating_node;
+  Location first_error;
+  std::string first_error_text;
+  uint64_t context_first_line = 0;      // line number of context_before[0]
+  std::vector<std::string> context_before;  // up to --context lines before first_error
+  Captures captures;                    // named captures of the first error line
+  std::vector<std::string> findings;    // evidence turned into sentences
+  std::vector<std::string> chain;       // the causal chain, earliest first
+  std::vector<Collateral> collateral;
+  std::vector<Hypothesis> hypotheses;   // competing explanations, most likely first
+};
+
+struct InputSummary {
+  std::string file;
+  uint64_t lines = 0;
+  uint64_t bytes = 0;
+  int rank = -1;
+  std::string node;
+  bool binary = false;  // NUL bytes seen: probably not a text log
+};
+
+struct LineRef {
+  Location where;
+  int rank = -1;
+  std::string text;
+};
+
+struct FinalException {
+  Location where;
+  int rank = -1;
+  ExceptionEvent event;
+};
+
+struct RootCauseRef {
+  Location where;
+  RootCause cause;
+};
+
+struct Report {
+  std::vector<Diagnosis> diagnoses;  // most likely first; empty when nothing known matched
+  std::vector<InputSummary> inputs;
+  std::optional<LineRef> first_error_line;
+  std::optional<FinalException> final_exception;
+  std::optional<RootCauseRef> root_cause;
+  uint64_t total_lines = 0;
+  uint64_t total_bytes = 0;
+};
+
+}  // namespace denpex::logs

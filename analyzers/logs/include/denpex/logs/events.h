@@ -1,0 +1,80 @@
+#pragma once
+// Structure a line-by-line matcher cannot see: Python tracebacks and their chaining, C++
+// `terminate called after throwing`, and torchrun's `Root Cause (first observed failure)` table.
+// One EventTracker per source (file x rank): lines of different ranks interleave in real logs.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace denpex::logs {
+
+struct ExceptionEvent {
+  uint64_t line = 0;
+  std::string type;     // "RuntimeError", "torch.OutOfMemoryError", "c10::Error"
+  std::string message;  // first line of the message, capped
+  // How this exception relates to the one before it in the same source: "" (none),
+  // "direct-cause" (`raise ... from`), "during-handling" (raised while handling it).
+  std::string chained;
+  std::string last_frame;  // `File "x.py", line 12, in step`, empty when none was seen
+  int frames = 0;
+  bool from_terminate = false;  // C++ `terminate called after throwing an instance of`
+};
+
+// torchrun / torch.distributed.elastic's failure summary.
+struct RootCause {
+  uint64_t line = 0;  // line of `Root Cause (first observed failure):`
+  int rank = -1;
+  int local_rank = -1;
+  std::string host;
+  std::string time;
+  int exitcode = 0;
+  bool has_exitcode = false;
+  std::string signal;  // "Signal 9 (SIGKILL) received by PID 1234" when the table says so
+};
+
+class EventTracker {
+ public:
+  // `text` is the normalized line without launcher prefix; lines arrive in order.
+  void feed(uint64_t line, std::string_view text);
+  // Ends any traceback still open (end of input).
+  void finish();
+
+  const std::vector<ExceptionEvent>& exceptions() const { return exceptions_; }
+  const std::vector<RootCause>& root_causes() const { return root_causes_; }
+  // Ranks named in the `Failures:` section of a torchrun summary (other than the root cause).
+  const std::vector<int>& other_failed_ranks() const { return other_failed_; }
+
+  static constexpr size_t kMaxEvents = 256;
+
+ private:
+  void exception_line(uint64_t line, std::string_view text);
+  void table_field(std::string_view key, std::string_view value);
+
+  enum class State { Idle, Frames, AfterTerminate };
+  State state_ = State::Idle;
+  std::string pending_chain_;
+  std::string last_frame_;
+  int frames_ = 0;
+  std::string terminate_type_;
+  uint64_t terminate_line_ = 0;
+
+  enum class Table { None, RootCause, Failures };
+  Table table_ = Table::None;
+  RootCause current_;
+  int failure_rank_ = -1;
+
+  std::vector<ExceptionEvent> exceptions_;
+  std::vector<RootCause> root_causes_;
+  std::vector<int> other_failed_;
+};
+
+// `RuntimeError: boom` -> {"RuntimeError", "boom"}; nullopt when the line does not look like the
+// last line of a Python traceback.
+std::optional<std::pair<std::string, std::string>> split_exception_line(std::string_view text);
+
+// Lines a person would call an error: `Error`, `Exception`, `FAILED`, `Killed`, `fatal`, ...
+bool looks_like_error(std::string_view text);
+
+}  // namespace denpex::logs

@@ -1,0 +1,196 @@
+#include "denpex/logs/attribution.h"
+
+#include <array>
+#include <cctype>
+
+#include "denpex/logs/normalize.h"
+
+namespace denpex::logs {
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Parses up to 7 digits at `i`; false when there are none.
+bool number(std::string_view s, size_t& i, int& value) {
+  size_t start = i;
+  value = 0;
+  while (i < s.size() && is_digit(s[i]) && i - start < 7) value = value * 10 + (s[i++] - '0');
+  return i > start;
+}
+
+// `[Rank 3]` or `[PG 0 Rank 3]` / `[PG ID 0 PG GUID 0(default_pg) Rank 3]` anywhere in the first
+// part of the line (ProcessGroupNCCL, DeepSpeed's `[Rank 3]`).
+int bracket_rank(std::string_view line) {
+  std::string_view head = line.substr(0, 512);
+  for (size_t pos = head.find("Rank "); pos != std::string_view::npos; pos = head.find("Rank ", pos + 1)) {
+    if (pos == 0) continue;
+    // Must sit inside a bracket group that opened with `[Rank` or `[PG`.
+    size_t open = head.rfind('[', pos);
+    if (open == std::string_view::npos) continue;
+    if (head.find(']', open) < pos) continue;
+    std::string_view inside = head.substr(open + 1, pos - open - 1);
+    if (!inside.empty() && inside.substr(0, 2) != "PG") continue;
+    size_t i = pos + 5;
+    int r = 0;
+    if (number(head, i, r) && i < head.size() && head[i] == ']') return r;
+  }
+  return -1;
+}
+
+// NCCL: `host:pid:tid [dev] NCCL WARN|INFO|ERROR ...`
+bool nccl_prefix(std::string_view line, Attribution& a) {
+  size_t nccl = line.find("] NCCL ");
+  if (nccl == std::string_view::npos || nccl > 256) return false;
+  size_t open = line.rfind('[', nccl);
+  if (open == std::string_view::npos || open < 2 || line[open - 1] != ' ') return false;
+  size_t i = open + 1;
+  int dev = 0;
+  if (!number(line, i, dev) || i != nccl) return false;
+  // host:pid:tid before the bracket
+  std::string_view who = line.substr(0, open - 1);
+  if (size_t sp = who.rfind(' '); sp != std::string_view::npos) who = who.substr(sp + 1);
+  size_t c1 = who.find(':');
+  if (c1 == std::string_view::npos || c1 == 0) return false;
+  a.local_rank = dev;
+  a.node = std::string(who.substr(0, c1));
+  return true;
+}
+
+// Slurm: `srun: error: node-05: task 3: Exited with exit code 1`
+bool srun_prefix(std::string_view line, Attribution& a) {
+  constexpr std::string_view kSrun = "srun: error: ";
+  size_t p = line.find(kSrun);
+  if (p == std::string_view::npos || p > 64) return false;
+  std::string_view rest = line.substr(p + kSrun.size());
+  size_t colon = rest.find(": task ");
+  if (colon == std::string_view::npos || colon == 0 || colon > 128) return false;
+  size_t i = colon + 7;
+  int task = 0;
+  if (!number(rest, i, task)) return false;
+  a.node = std::string(rest.substr(0, colon));
+  a.rank = task;
+  return true;
+}
+
+int month_index(std::string_view m) {
+  static constexpr std::array<std::string_view, 12> kMonths = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                                              "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  for (size_t i = 0; i < kMonths.size(); ++i)
+    if (m == kMonths[i]) return static_cast<int>(i) + 1;
+  return 0;
+}
+
+// HH:MM:SS[.,frac] at `i`.
+std::optional<double> clock(std::string_view s, size_t i) {
+  int h = 0, m = 0, sec = 0;
+  if (!number(s, i, h) || i >= s.size() || s[i] != ':') return std::nullopt;
+  ++i;
+  if (!number(s, i, m) || i >= s.size() || s[i] != ':') return std::nullopt;
+  ++i;
+  if (!number(s, i, sec)) return std::nullopt;
+  double frac = 0, scale = 0.1;
+  if (i < s.size() && (s[i] == '.' || s[i] == ',')) {
+    ++i;
+    for (int n = 0; i < s.size() && is_digit(s[i]) && n < 9; ++i, ++n, scale /= 10) frac += (s[i] - '0') * scale;
+  }
+  if (h > 23 || m > 59 || sec > 60) return std::nullopt;
+  return h * 3600.0 + m * 60.0 + sec + frac;
+}
+
+// Days since year 0 are enough to order events; exact calendars are not needed.
+double day_number(int year, int month, int day) { return (year * 12.0 + month) * 31.0 + day; }
+
+std::optional<double> timestamp_at(std::string_view s, size_t i) {
+  // YYYY-MM-DD[ T_]HH:MM:SS
+  if (i + 19 <= s.size() && is_digit(s[i]) && s[i + 4] == '-' && s[i + 7] == '-' &&
+      (s[i + 10] == ' ' || s[i + 10] == 'T' || s[i + 10] == '_')) {
+    size_t j = i;
+    int y = 0, mo = 0, d = 0;
+    if (number(s, j, y) && j == i + 4 && ++j && number(s, j, mo) && ++j && number(s, j, d))
+      if (auto c = clock(s, i + 11)) return day_number(y, mo, d) * 86400.0 + *c;
+  }
+  // glog: [IWEF]MMDD HH:MM:SS.ffffff
+  if (i + 14 <= s.size() && (s[i] == 'I' || s[i] == 'W' || s[i] == 'E' || s[i] == 'F') && is_digit(s[i + 1]) &&
+      s[i + 5] == ' ') {
+    int mo = (s[i + 1] - '0') * 10 + (s[i + 2] - '0'), d = (s[i + 3] - '0') * 10 + (s[i + 4] - '0');
+    if (mo >= 1 && mo <= 12)
+      if (auto c = clock(s, i + 6)) return day_number(0, mo, d) * 86400.0 + *c;
+  }
+  // syslog: Mon DD HH:MM:SS
+  if (i + 15 <= s.size()) {
+    int mo = month_index(s.substr(i, 3));
+    if (mo > 0 && s[i + 3] == ' ') {
+      size_t j = i + 4;
+      if (j < s.size() && s[j] == ' ') ++j;
+      int d = 0;
+      if (number(s, j, d) && j < s.size() && s[j] == ' ')
+        if (auto c = clock(s, j + 1)) return day_number(0, mo, d) * 86400.0 + *c;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Attribution attribute_line(std::string_view line) {
+  Attribution a;
+  if (auto p = rank_prefix(line)) {
+    a.rank = p->rank;
+    a.strip = p->length;
+    line.remove_prefix(p->length);
+  }
+  if (a.rank < 0) a.rank = bracket_rank(line);
+  if (!nccl_prefix(line, a)) srun_prefix(line, a);
+  return a;
+}
+
+Attribution attribute_file(std::string_view path) {
+  Attribution a;
+  std::string_view name = path;
+  if (size_t slash = name.find_last_of('/'); slash != std::string_view::npos) name = name.substr(slash + 1);
+  std::string lower(name);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (std::string_view key : {"rank", "worker", "proc"}) {
+    size_t p = lower.find(key);
+    if (p == std::string::npos) continue;
+    size_t i = p + key.size();
+    if (i < lower.size() && (lower[i] == '-' || lower[i] == '_' || lower[i] == '.')) ++i;
+    int r = 0;
+    if (number(lower, i, r)) {
+      a.rank = r;
+      break;
+    }
+  }
+  for (std::string_view key : {"node-", "node_", "node", "host-", "host_"}) {
+    size_t p = lower.find(key);
+    if (p == std::string::npos) continue;
+    size_t end = p;
+    while (end < name.size() && (std::isalnum(static_cast<unsigned char>(name[end])) || name[end] == '-' ||
+                                 name[end] == '_'))
+      ++end;
+    a.node = std::string(name.substr(p, end - p));
+    break;
+  }
+  return a;
+}
+
+bool is_kernel_log_name(std::string_view path) {
+  std::string_view name = path;
+  if (size_t slash = name.find_last_of('/'); slash != std::string_view::npos) name = name.substr(slash + 1);
+  return name.starts_with("dmesg") || name.starts_with("kern.log") || name.starts_with("syslog") ||
+         name.starts_with("messages");
+}
+
+std::optional<double> parse_timestamp(std::string_view line) {
+  // The stamp sits at the start or after a few bracketed/prefix characters (`[rank0]:[E0501 ...`).
+  size_t limit = std::min<size_t>(line.size(), 48);
+  for (size_t i = 0; i < limit; ++i) {
+    char c = line[i];
+    if (i > 0 && std::isalnum(static_cast<unsigned char>(line[i - 1]))) continue;
+    if (is_digit(c) || c == 'I' || c == 'W' || c == 'E' || c == 'F' || std::isupper(static_cast<unsigned char>(c)))
+      if (auto t = timestamp_at(line, i)) return t;
+  }
+  return std::nullopt;
+}
+
+}  // namespace denpex::logs

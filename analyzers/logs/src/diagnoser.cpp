@@ -1,0 +1,288 @@
+#include "denpex/logs/diagnoser.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "denpex/logs/normalize.h"
+#include "diagnoser_state.h"
+
+namespace denpex::logs {
+namespace {
+
+// Markers the event tracker needs even when no fingerprint hits their chunk.
+const char* const kEventMarkers[] = {
+    R"(Traceback \(most recent call last\))",
+    R"(File "[^"\n]*", line \d+)",
+    R"(The above exception was the direct cause)",
+    R"(During handling of the above exception)",
+    R"(terminate called after throwing)",
+    R"(what\(\):)",
+    R"(Root Cause \(first observed failure\))",
+    R"((?m)^\s*Failures:)",
+    R"([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Failure)\b)",
+    R"(ERROR|error:|FAILED|Fatal|FATAL|fatal:|Killed|Segmentation fault|Aborted)",
+};
+
+std::string screen_pattern(std::string_view p) {
+  // A leading `^` means "start of the line after the launcher prefix"; the screen sees raw
+  // lines with prefixes, so it drops the anchor (a superset is all a screen needs).
+  if (!p.empty() && p.front() == '^') p.remove_prefix(1);
+  return "(?m:" + std::string(p) + ")";
+}
+
+std::string_view cap(std::string_view s, size_t n) { return s.substr(0, std::min(s.size(), n)); }
+
+}  // namespace
+
+Diagnoser::Diagnoser(const Matcher& matcher, DiagnoseOptions options)
+    : matcher_(matcher), options_(options), state_(std::make_unique<State>(matcher)) {
+  RE2::Options o;
+  o.set_log_errors(false);
+  o.set_max_mem(32 << 20);
+  screen_ = std::make_unique<RE2::Set>(o, RE2::UNANCHORED);
+  bool ok = true;
+  auto add = [&](std::string_view p) {
+    if (p.empty()) return;
+    if (screen_->Add(screen_pattern(p), nullptr) < 0) ok = false;
+  };
+  for (const auto& e : matcher.entries())
+    for (const auto& fp : e.fingerprints) {
+      add(fp.pattern);
+      add(fp.requires_pattern);
+      add(fp.excludes_pattern);
+    }
+  for (const char* m : kEventMarkers) add(m);
+  // A pattern the screen cannot hold would make it blind to that pattern: walk every line then.
+  if (!ok || !screen_->Compile()) screen_.reset();
+}
+
+Diagnoser::~Diagnoser() = default;
+
+uint32_t Diagnoser::open(std::string name) {
+  InputState in;
+  in.file_attr = attribute_file(name);
+  in.kernel = is_kernel_log_name(name);
+  in.summary.file = std::move(name);
+  in.summary.rank = in.file_attr.rank;
+  in.summary.node = in.file_attr.node;
+  state_->inputs.push_back(std::move(in));
+  return static_cast<uint32_t>(state_->inputs.size() - 1);
+}
+
+bool Diagnoser::screen(std::string_view chunk) const {
+  if (!screen_) return true;
+  RE2::Set::ErrorInfo info;
+  bool hit = screen_->Match(re2::StringPiece(chunk.data(), chunk.size()), nullptr, &info);
+  // The DFA can run out of memory on adversarial input: then look at every line.
+  return hit || info.kind != RE2::Set::kNoError;
+}
+
+void Diagnoser::feed(uint32_t input, std::string_view bytes) {
+  InputState& in = state_->inputs[input];
+  in.summary.bytes += bytes.size();
+  if (!in.summary.binary && std::memchr(bytes.data(), '\0', bytes.size()) != nullptr) in.summary.binary = true;
+  if (!in.partial.empty()) {
+    // Finish the line in progress; beyond kMaxLine its bytes are counted but not kept.
+    const char* nl = static_cast<const char*>(std::memchr(bytes.data(), '\n', bytes.size()));
+    size_t take = nl ? static_cast<size_t>(nl - bytes.data()) : bytes.size();
+    size_t room = kMaxLine > in.partial.size() ? kMaxLine - in.partial.size() : 0;
+    in.partial.append(bytes.data(), std::min(room, take));
+    if (nl == nullptr) return;
+    in.partial.push_back('\n');
+    std::string line;
+    line.swap(in.partial);
+    process_chunk(input, line);
+    bytes.remove_prefix(take + 1);
+  }
+  if (bytes.empty()) return;
+  const char* last = static_cast<const char*>(memrchr(bytes.data(), '\n', bytes.size()));
+  size_t complete = last ? static_cast<size_t>(last - bytes.data()) + 1 : 0;
+  if (complete > 0) process_chunk(input, bytes.substr(0, complete));
+  std::string_view rest = bytes.substr(complete);
+  in.partial.assign(rest.data(), std::min(rest.size(), kMaxLine));
+}
+
+void Diagnoser::close(uint32_t input) {
+  InputState& in = state_->inputs[input];
+  if (in.closed) return;
+  if (!in.partial.empty()) {
+    std::string line;
+    line.swap(in.partial);
+    line.push_back('\n');
+    process_chunk(input, line);
+  }
+  in.closed = true;
+}
+
+void Diagnoser::process_chunk(uint32_t input, std::string_view chunk) {
+  scan_range(input, chunk, 0, chunk.size());
+  update_tail(input, chunk);
+}
+
+void Diagnoser::scan_range(uint32_t input, std::string_view chunk, size_t lo, size_t hi) {
+  std::string_view range = chunk.substr(lo, hi - lo);
+  if (!screen(range)) {
+    // Nothing to match, but which ranks are alive matters for hangs: a rank that logs only
+    // healthy lines is the one that never reached the collective.
+    uint64_t n = 0;
+    size_t pos = 0;
+    while (pos < range.size()) {
+      if (range[pos] == '[')
+        if (auto p = rank_prefix(range.substr(pos, 32))) note_rank(input, p->rank);
+      const char* nl = static_cast<const char*>(std::memchr(range.data() + pos, '\n', range.size() - pos));
+      if (!nl) break;
+      ++n;
+      pos = static_cast<size_t>(nl - range.data()) + 1;
+    }
+    state_->inputs[input].summary.lines += n;
+    state_->order += n;
+    return;
+  }
+  // Halve a hit range until it is small, so one interesting line costs a few screens rather
+  // than walking a whole megabyte line by line.
+  constexpr size_t kWalk = 16 * 1024;
+  if (range.size() > kWalk) {
+    const char* nl = static_cast<const char*>(std::memchr(range.data() + range.size() / 2, '\n', range.size() - range.size() / 2));
+    size_t mid = nl ? static_cast<size_t>(nl - chunk.data()) + 1 : hi;
+    if (mid < hi) {
+      scan_range(input, chunk, lo, mid);
+      scan_range(input, chunk, mid, hi);
+      return;
+    }
+  }
+  size_t pos = lo;
+  while (pos < hi) {
+    const char* nl = static_cast<const char*>(std::memchr(chunk.data() + pos, '\n', hi - pos));
+    size_t end = nl ? static_cast<size_t>(nl - chunk.data()) : hi;
+    process_line(input, chunk, pos, end - pos);
+    pos = end + 1;
+  }
+}
+
+void Diagnoser::update_tail(uint32_t input, std::string_view chunk) {
+  InputState& in = state_->inputs[input];
+  const size_t n = options_.context;
+  if (n == 0) return;
+  // The suffix of the chunk holding its last n lines (the chunk ends with '\n').
+  size_t start = chunk.size(), count = 0;
+  while (start > 0 && count < n) {
+    const char* nl = start >= 2 ? static_cast<const char*>(memrchr(chunk.data(), '\n', start - 1)) : nullptr;
+    start = nl ? static_cast<size_t>(nl - chunk.data()) + 1 : 0;
+    ++count;
+  }
+  std::string_view recent = chunk.substr(start);
+  if (start == 0 && count < n) {
+    in.tail.append(recent.data(), recent.size());
+  } else {
+    in.tail.assign(recent.data(), recent.size());
+  }
+  size_t lines = static_cast<size_t>(std::count(in.tail.begin(), in.tail.end(), '\n'));
+  size_t drop = 0;
+  while (lines > n) {
+    drop = in.tail.find('\n', drop) + 1;
+    --lines;
+  }
+  if (drop > 0) in.tail.erase(0, drop);
+  // Bounded even for pathological line lengths.
+  const size_t max_bytes = n * kMaxContextLine * 4;
+  if (in.tail.size() > max_bytes) {
+    size_t cut = in.tail.find('\n', in.tail.size() - max_bytes);
+    in.tail.erase(0, cut == std::string::npos ? in.tail.size() : cut + 1);
+  }
+}
+
+uint32_t Diagnoser::note_rank(uint32_t input, int rank) {
+  State& st = *state_;
+  auto [it, added] = st.source_of.try_emplace({input, rank}, static_cast<uint32_t>(st.sources.size()));
+  if (added) {
+    SourceInfo s;
+    s.input = input;
+    s.rank = rank;
+    s.node = st.inputs[input].file_attr.node;
+    st.sources.push_back(std::move(s));
+  }
+  return it->second;
+}
+
+void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offset, size_t length) {
+  State& st = *state_;
+  InputState& in = st.inputs[input];
+  const uint64_t lineno = ++in.summary.lines;
+  ++st.order;
+  std::string_view raw = cap(chunk.substr(offset, length), kMaxLine);
+  std::string_view norm;
+  if (std::memchr(raw.data(), '\x1b', raw.size()) || std::memchr(raw.data(), '\r', raw.size())) {
+    normalize_line(raw, st.norm);
+    norm = st.norm;
+  } else {
+    norm = raw;
+  }
+  Attribution a = attribute_line(norm);
+  std::string_view body = norm.substr(a.strip);
+  int rank = a.rank >= 0 ? a.rank : in.file_attr.rank;
+  const uint32_t source = note_rank(input, rank);
+  SourceInfo& src = st.sources[source];
+  if (src.local_rank < 0 && a.local_rank >= 0) src.local_rank = a.local_rank;
+  if (src.node.empty() && !a.node.empty()) src.node = a.node;
+  if (auto t = parse_timestamp(norm)) in.last_time = t;
+  src.events.feed(lineno, body);
+  if (!st.first_error_line && looks_like_error(body))
+    st.first_error_line = LineRef{{in.summary.file, lineno}, rank, std::string(cap(body, 2048))};
+
+  const size_t before = st.scanner.candidate_count();
+  st.scanner.feed(source, lineno, body);
+  const size_t after = st.scanner.candidate_count();
+  if (after == before) return;
+  HitMeta& meta = st.meta[{source, lineno}];
+  meta.order = st.order;
+  meta.time = in.last_time;
+  if (st.snapshots.size() < kMaxSnapshots && options_.context > 0) {
+    // Lines before this one: first from this chunk, then from the input's tail.
+    std::vector<std::string_view> prev;
+    size_t end = offset;
+    while (end > 0 && prev.size() < options_.context) {
+      const char* nl = end >= 2 ? static_cast<const char*>(memrchr(chunk.data(), '\n', end - 1)) : nullptr;
+      size_t start = nl ? static_cast<size_t>(nl - chunk.data()) + 1 : 0;
+      prev.push_back(chunk.substr(start, end - 1 - start));
+      end = start;
+    }
+    if (end == 0) {
+      std::string_view tail = in.tail;
+      size_t tend = tail.size();
+      while (tend > 0 && prev.size() < options_.context) {
+        const char* nl = tend >= 2 ? static_cast<const char*>(memrchr(tail.data(), '\n', tend - 1)) : nullptr;
+        size_t start = nl ? static_cast<size_t>(nl - tail.data()) + 1 : 0;
+        prev.push_back(tail.substr(start, tend - 1 - start));
+        tend = start;
+      }
+    }
+    Snapshot snap;
+    snap.first_line = lineno - prev.size();
+    std::string line;
+    for (auto p = prev.rbegin(); p != prev.rend(); ++p) {
+      normalize_line(cap(*p, kMaxContextLine), line);
+      snap.lines.push_back(line);
+    }
+    meta.snapshot = static_cast<int>(st.snapshots.size());
+    st.snapshots.push_back(std::move(snap));
+  }
+  if (live_ && !live_fired_) {
+    for (size_t i = before; i < after; ++i) {
+      const Hit& h = st.scanner.candidate(i);
+      const core::Entry& e = matcher_.entries()[h.entry];
+      if (!e.can_initiate()) continue;
+      live_fired_ = true;
+      live_(LiveFault{&e, in.summary.file, lineno, rank, h.text});
+      break;
+    }
+  }
+}
+
+Report Diagnoser::finish() {
+  State& st = *state_;
+  for (uint32_t i = 0; i < st.inputs.size(); ++i) close(i);
+  for (auto& s : st.sources) s.events.finish();
+  return build_report(matcher_, st, st.scanner.finish());
+}
+
+}  // namespace denpex::logs

@@ -1,0 +1,59 @@
+#pragma once
+// What the stream stage hands to the causality stage. Internal to analyzers/logs.
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "denpex/logs/diagnoser.h"
+
+namespace denpex::logs {
+
+struct SourceInfo {
+  uint32_t input = 0;
+  int rank = -1;
+  int local_rank = -1;
+  std::string node;
+  EventTracker events;
+};
+
+struct InputState {
+  InputSummary summary;
+  Attribution file_attr;
+  bool kernel = false;
+  std::string partial;  // the line in progress, capped at kMaxLine
+  std::string tail;     // the last `context` lines, for context snapshots
+  std::optional<double> last_time;
+  bool closed = false;
+};
+
+struct HitMeta {
+  uint64_t order = 0;  // global position across inputs, in feed order
+  std::optional<double> time;
+  int snapshot = -1;  // index into snapshots, -1 when none was kept
+};
+
+struct Snapshot {
+  uint64_t first_line = 0;
+  std::vector<std::string> lines;
+};
+
+struct Diagnoser::State {
+  Scanner scanner;
+  std::vector<InputState> inputs;
+  std::vector<SourceInfo> sources;
+  std::map<std::pair<uint32_t, int>, uint32_t> source_of;  // (input, rank) -> source
+  std::map<std::pair<uint32_t, uint64_t>, HitMeta> meta;    // (source, line) -> meta
+  std::vector<Snapshot> snapshots;
+  std::optional<LineRef> first_error_line;
+  uint64_t order = 0;
+  std::string norm;  // scratch buffer for normalize_line
+
+  explicit State(const Matcher& m) : scanner(m) {}
+};
+
+// The causality stage: hits, events and metadata -> ranked diagnoses.
+Report build_report(const Matcher& matcher, Diagnoser::State& state, std::vector<Hit> hits);
+
+}  // namespace denpex::logs

@@ -1,0 +1,197 @@
+#include "denpex/logs/events.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace denpex::logs {
+namespace {
+
+constexpr size_t kMaxMessage = 512;
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+int leading_int(std::string_view s) {
+  s = trim(s);
+  bool neg = !s.empty() && s[0] == '-';
+  if (neg) s.remove_prefix(1);
+  int v = 0;
+  size_t n = 0;
+  while (n < s.size() && n < 9 && std::isdigit(static_cast<unsigned char>(s[n]))) v = v * 10 + (s[n++] - '0');
+  if (n == 0) return neg ? 0 : -1;
+  return neg ? -v : v;
+}
+
+bool ends_with_suffix(std::string_view type) {
+  for (std::string_view s : {"Error", "Exception", "Interrupt", "Exit", "Warning", "Failure"})
+    if (type.size() >= s.size() && type.substr(type.size() - s.size()) == s) return true;
+  return false;
+}
+
+}  // namespace
+
+std::optional<std::pair<std::string, std::string>> split_exception_line(std::string_view text) {
+  if (text.empty() || text[0] == ' ' || text[0] == '\t') return std::nullopt;
+  size_t end = 0;
+  while (end < text.size() && end < 200 &&
+         (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_' || text[end] == '.' ||
+          (text[end] == ':' && end + 1 < text.size() && text[end + 1] == ':')))
+    end += (text[end] == ':') ? 2 : 1;
+  if (end == 0 || !std::isalpha(static_cast<unsigned char>(text[0]))) return std::nullopt;
+  std::string_view type = text.substr(0, end);
+  if (end < text.size() && text[end] != ':') return std::nullopt;
+  // A bare name (`KeyboardInterrupt`) or `Name: message`; the name must look like an exception.
+  std::string_view last = type.substr(type.rfind('.') == std::string_view::npos ? 0 : type.rfind('.') + 1);
+  if (!ends_with_suffix(last) && type.find("::") == std::string_view::npos) return std::nullopt;
+  std::string_view msg = end < text.size() ? trim(text.substr(end + 1)) : std::string_view{};
+  return std::make_pair(std::string(type), std::string(msg.substr(0, kMaxMessage)));
+}
+
+bool looks_like_error(std::string_view text) {
+  text = text.substr(0, 4096);
+  for (std::string_view key : {"Error", "ERROR", "error:", "Exception", "Traceback (most recent call last)",
+                               "FAILED", "Fatal", "FATAL", "fatal:", "Killed", "Segmentation fault",
+                               "terminate called", "Aborted"})
+    if (text.find(key) != std::string_view::npos) return true;
+  return false;
+}
+
+void EventTracker::exception_line(uint64_t line, std::string_view text) {
+  auto split = split_exception_line(text);
+  if (!split) return;
+  if (exceptions_.size() >= kMaxEvents) return;
+  ExceptionEvent ev;
+  ev.line = line;
+  ev.type = std::move(split->first);
+  ev.message = std::move(split->second);
+  ev.chained = std::move(pending_chain_);
+  ev.last_frame = std::move(last_frame_);
+  ev.frames = frames_;
+  exceptions_.push_back(std::move(ev));
+  pending_chain_.clear();
+  last_frame_.clear();
+  frames_ = 0;
+}
+
+void EventTracker::table_field(std::string_view key, std::string_view value) {
+  if (table_ == Table::Failures) {
+    if (key == "rank") {
+      int r = leading_int(value);
+      if (r >= 0 && other_failed_.size() < kMaxEvents && std::find(other_failed_.begin(), other_failed_.end(), r) == other_failed_.end())
+        other_failed_.push_back(r);
+    }
+    return;
+  }
+  if (key == "rank") {
+    current_.rank = leading_int(value);
+    if (size_t lr = value.find("local_rank:"); lr != std::string_view::npos)
+      current_.local_rank = leading_int(value.substr(lr + 11));
+  } else if (key == "host") {
+    current_.host = std::string(value.substr(0, 256));
+  } else if (key == "time") {
+    current_.time = std::string(value.substr(0, 64));
+  } else if (key == "exitcode") {
+    current_.exitcode = leading_int(value);
+    current_.has_exitcode = true;
+  } else if (key == "traceback" && value.starts_with("Signal ")) {
+    current_.signal = std::string(value.substr(0, 128));
+  }
+}
+
+void EventTracker::feed(uint64_t line, std::string_view text) {
+  // torchrun's summary table (torch/distributed/elastic/multiprocessing/errors/__init__.py).
+  if (text.find("Root Cause (first observed failure):") != std::string_view::npos) {
+    table_ = Table::RootCause;
+    current_ = RootCause{};
+    current_.line = line;
+    return;
+  }
+  if (table_ == Table::None && trim(text) == "Failures:") {
+    table_ = Table::Failures;
+    return;
+  }
+  if (table_ != Table::None) {
+    std::string_view t = trim(text);
+    if (t.starts_with("Failures:")) {
+      table_ = Table::Failures;
+      return;
+    }
+    size_t colon = t.find(':');
+    if (!t.empty() && t[0] != '[' && t[0] != '=' && t[0] != '-' && colon != std::string_view::npos && colon < 16) {
+      table_field(trim(t.substr(0, colon)), trim(t.substr(colon + 1)));
+      return;
+    }
+    if (t.starts_with("[") || t.starts_with("<NO_OTHER_FAILURES>")) return;
+    if (t.starts_with("====") || t.empty()) {
+      if (table_ == Table::RootCause && current_.rank >= 0) {
+        if (root_causes_.size() < kMaxEvents) root_causes_.push_back(current_);
+        current_ = RootCause{};
+        table_ = Table::None;
+      }
+      return;
+    }
+    if (table_ == Table::RootCause && current_.rank >= 0 && root_causes_.size() < kMaxEvents)
+      root_causes_.push_back(current_);
+    table_ = Table::None;
+  }
+
+  if (text.starts_with("Traceback (most recent call last):")) {
+    state_ = State::Frames;
+    frames_ = 0;
+    last_frame_.clear();
+    return;
+  }
+  if (text.starts_with("The above exception was the direct cause of the following exception")) {
+    pending_chain_ = "direct-cause";
+    return;
+  }
+  if (text.starts_with("During handling of the above exception, another exception occurred")) {
+    pending_chain_ = "during-handling";
+    return;
+  }
+  if (size_t p = text.find("terminate called after throwing an instance of '"); p != std::string_view::npos) {
+    std::string_view rest = text.substr(p + 48);
+    terminate_type_ = std::string(rest.substr(0, std::min(rest.find('\''), size_t{200})));
+    terminate_line_ = line;
+    state_ = State::AfterTerminate;
+    return;
+  }
+  if (state_ == State::AfterTerminate) {
+    std::string_view t = trim(text);
+    if (t.starts_with("what():")) {
+      if (exceptions_.size() < kMaxEvents) {
+        ExceptionEvent ev;
+        ev.line = terminate_line_;
+        ev.type = terminate_type_;
+        ev.message = std::string(trim(t.substr(7)).substr(0, kMaxMessage));
+        ev.from_terminate = true;
+        exceptions_.push_back(std::move(ev));
+      }
+      state_ = State::Idle;
+      return;
+    }
+    if (!t.empty()) state_ = State::Idle;
+  }
+  if (state_ == State::Frames) {
+    if (text.starts_with("  File \"")) {
+      ++frames_;
+      last_frame_ = std::string(trim(text).substr(0, 300));
+      return;
+    }
+    if (text.starts_with(" ") || text.starts_with("\t") || text.empty()) return;  // source lines, carets
+    state_ = State::Idle;
+    exception_line(line, text);
+    return;
+  }
+}
+
+void EventTracker::finish() {
+  if (table_ == Table::RootCause && current_.rank >= 0 && root_causes_.size() < kMaxEvents) root_causes_.push_back(current_);
+  table_ = Table::None;
+  state_ = State::Idle;
+}
+
+}  // namespace denpex::logs

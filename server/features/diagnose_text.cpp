@@ -1,0 +1,171 @@
+#include <cstdio>
+
+#include "denpex/server/diagnose_render.h"
+
+namespace denpex::features {
+namespace {
+
+struct Paint {
+  bool on;
+  std::string wrap(const char* code, const std::string& s) const {
+    return on ? "\x1b[" + std::string(code) + "m" + s + "\x1b[0m" : s;
+  }
+  std::string bold(const std::string& s) const { return wrap("1", s); }
+  std::string dim(const std::string& s) const { return wrap("2", s); }
+  std::string red(const std::string& s) const { return wrap("31", s); }
+  std::string yellow(const std::string& s) const { return wrap("33", s); }
+  std::string green(const std::string& s) const { return wrap("32", s); }
+};
+
+std::string indent(const std::string& body, const std::string& pad) {
+  std::string out, text = body;
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    out += pad + text.substr(pos, end - pos) + "\n";
+    pos = end + 1;
+  }
+  return out;
+}
+
+std::string percent(double c) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%d%%", static_cast<int>(c * 100 + 0.5));
+  return buf;
+}
+
+std::string where(int rank, int local_rank, const std::string& node) {
+  std::string s = rank >= 0 ? "rank " + std::to_string(rank) : "rank unknown";
+  if (local_rank >= 0 && local_rank != rank) s += " (local rank " + std::to_string(local_rank) + ")";
+  if (!node.empty()) s += " on " + node;
+  return s;
+}
+
+}  // namespace
+
+std::string diagnose_text(const logs::Report& report, bool color, size_t context_lines) {
+  Paint p{color};
+  std::string out;
+  if (report.diagnoses.empty()) {
+    out += p.green("No known failure found") + " in " + std::to_string(report.total_lines) + " lines.\n";
+    if (report.first_error_line)
+      out += "\nFirst error-looking line (" + report.first_error_line->where.file + ":" +
+             std::to_string(report.first_error_line->where.line) + "):\n  " + report.first_error_line->text + "\n";
+    if (report.final_exception) {
+      const auto& f = *report.final_exception;
+      out += "\nFinal exception (" + f.where.file + ":" + std::to_string(f.where.line) + "):\n  " + f.event.type +
+             (f.event.message.empty() ? "" : ": " + f.event.message) + "\n";
+    }
+    if (report.first_error_line || report.final_exception)
+      out += "\nNo encyclopedia entry matches; `denpex signatures list` shows what is known.\n";
+    return out;
+  }
+  const auto& d = report.diagnoses.front();
+  const core::Entry& e = *d.entry;
+  out += p.red(p.bold("Diagnosis: " + e.title)) + "  " + p.dim("(" + e.id + ", confidence " + percent(d.confidence) + ")") + "\n";
+  out += "Initiating fault: " + p.bold(where(d.initiating_rank, d.initiating_local_rank, d.initiating_node)) + "\n";
+  out += "First error: " + d.first_error.file + ":" + std::to_string(d.first_error.line) + "\n";
+  if (context_lines > 0 && !d.context_before.empty()) {
+    size_t skip = d.context_before.size() > context_lines ? d.context_before.size() - context_lines : 0;
+    for (size_t i = skip; i < d.context_before.size(); ++i)
+      out += p.dim("  " + std::to_string(d.context_first_line + i) + " | " + d.context_before[i]) + "\n";
+  }
+  out += p.yellow("> " + std::to_string(d.first_error.line) + " | " + d.first_error_text) + "\n";
+  if (!e.summary.empty()) out += "\n" + p.bold("What broke") + "\n" + indent(e.summary, "  ");
+  if (!d.chain.empty()) {
+    out += "\n" + p.bold("Causal chain") + "\n";
+    for (size_t i = 0; i < d.chain.size(); ++i) out += "  " + std::to_string(i + 1) + ". " + d.chain[i] + "\n";
+  }
+  if (!d.findings.empty() || !d.captures.empty()) {
+    out += "\n" + p.bold("Evidence") + "\n";
+    for (const auto& f : d.findings) out += "  - " + f + "\n";
+    if (d.findings.empty())
+      for (const auto& [k, v] : d.captures) out += "  - " + k + ": " + v + "\n";
+  }
+  if (!d.collateral.empty()) {
+    out += "\n" + p.bold("Collateral") + " " + p.dim("(symptoms that followed, not causes)") + "\n";
+    size_t shown = 0;
+    for (const auto& c : d.collateral) {
+      if (++shown > 12) {
+        out += "  ... and " + std::to_string(d.collateral.size() - 12) + " more\n";
+        break;
+      }
+      out += "  - " + (c.rank >= 0 ? "rank " + std::to_string(c.rank) : std::string("unranked")) + ": " + c.entry +
+             " (" + c.where.file + ":" + std::to_string(c.where.line) + ")\n";
+    }
+  }
+  if (d.hypotheses.size() > 1) {
+    out += "\n" + p.bold("Other hypotheses") + "\n";
+    for (size_t i = 1; i < d.hypotheses.size(); ++i) {
+      const auto& h = d.hypotheses[i];
+      out += "  - " + h.entry + " (" + percent(h.confidence) + ")";
+      if (!h.evidence_against.empty()) out += ": against: " + h.evidence_against.front();
+      out += "\n";
+    }
+  }
+  if (!e.fix.empty()) out += "\n" + p.bold("Fix") + "\n" + indent(e.fix, "  ");
+  if (!e.verify.empty()) out += "\n" + p.bold("Verify") + "\n" + indent(e.verify, "  ");
+  if (!e.related.empty()) {
+    out += "\n" + p.dim("Related:");
+    for (const auto& r : e.related) out += " " + r;
+    out += "\n";
+  }
+  out += p.dim("More: denpex explain " + e.id) + "\n";
+  return out;
+}
+
+std::string diagnose_markdown(const logs::Report& report) {
+  std::string out = "# Post-mortem: ";
+  if (report.diagnoses.empty()) {
+    out += "no known failure found\n\n";
+    out += "Scanned " + std::to_string(report.total_lines) + " lines in " + std::to_string(report.inputs.size()) + " input(s).\n";
+    if (report.first_error_line)
+      out += "\nFirst error-looking line (`" + report.first_error_line->where.file + ":" +
+             std::to_string(report.first_error_line->where.line) + "`):\n\n```\n" + report.first_error_line->text + "\n```\n";
+    if (report.final_exception)
+      out += "\nFinal exception: `" + report.final_exception->event.type + "`: " + report.final_exception->event.message + "\n";
+    return out;
+  }
+  const auto& d = report.diagnoses.front();
+  const core::Entry& e = *d.entry;
+  out += e.title + "\n\n";
+  out += "| | |\n|---|---|\n";
+  out += "| Diagnosis | `" + e.id + "` (" + e.category + ") |\n";
+  out += "| Confidence | " + percent(d.confidence) + " |\n";
+  out += "| Initiating | " + where(d.initiating_rank, d.initiating_local_rank, d.initiating_node) + " |\n";
+  out += "| First error | `" + d.first_error.file + ":" + std::to_string(d.first_error.line) + "` |\n";
+  out += "| Collateral | " + std::to_string(d.collateral.size()) + " rank/entry pairs |\n\n";
+  if (!e.summary.empty()) out += "## What broke\n\n" + e.summary + "\n";
+  out += "## First error\n\n```\n";
+  size_t skip = d.context_before.size() > 20 ? d.context_before.size() - 20 : 0;
+  for (size_t i = skip; i < d.context_before.size(); ++i) out += d.context_before[i] + "\n";
+  out += d.first_error_text + "\n```\n\n";
+  if (!d.chain.empty()) {
+    out += "## Timeline\n\n";
+    for (size_t i = 0; i < d.chain.size(); ++i) out += std::to_string(i + 1) + ". " + d.chain[i] + "\n";
+    out += "\n";
+  }
+  if (!d.findings.empty()) {
+    out += "## Evidence\n\n";
+    for (const auto& f : d.findings) out += "- " + f + "\n";
+    out += "\n";
+  }
+  if (d.hypotheses.size() > 1) {
+    out += "## Hypotheses considered\n\n| entry | confidence | for | against |\n|---|---|---|---|\n";
+    for (const auto& h : d.hypotheses) {
+      std::string f, a;
+      for (const auto& s : h.evidence_for) f += (f.empty() ? "" : "; ") + s;
+      for (const auto& s : h.evidence_against) a += (a.empty() ? "" : "; ") + s;
+      out += "| `" + h.entry + "` | " + percent(h.confidence) + " | " + f + " | " + a + " |\n";
+    }
+    out += "\n";
+  }
+  if (!e.fix.empty()) out += "## Fix\n\n" + e.fix + "\n";
+  if (!e.verify.empty()) out += "## Verify\n\n" + e.verify + "\n";
+  out += "\n_Generated by `denpex diagnose`; details: `denpex explain " + e.id + "`._\n";
+  return out;
+}
+
+}  // namespace denpex::features

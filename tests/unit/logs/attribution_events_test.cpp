@@ -1,0 +1,120 @@
+#include <doctest/doctest.h>
+
+#include "denpex/logs/attribution.h"
+#include "denpex/logs/events.h"
+
+using namespace denpex;
+
+TEST_CASE("attribution reads ranks, local ranks and nodes from real prefixes") {
+  auto a = logs::attribute_line("[rank3]:[E1002 18:16:40.663 ProcessGroupNCCL.cpp:632] [Rank 3] Watchdog caught");
+  CHECK(a.rank == 3);
+  CHECK(a.strip == 8);
+  auto b = logs::attribute_line("[I1206 ProcessGroupNCCL.cpp:913] [PG 0 (default_pg) Rank 6] ProcessGroupNCCL initialization");
+  CHECK(b.rank == 6);
+  CHECK(b.strip == 0);
+  auto c = logs::attribute_line("gpu-node-07:2211:2290 [3] NCCL WARN NET/IB : Got completion from peer");
+  CHECK(c.rank == -1);
+  CHECK(c.local_rank == 3);
+  CHECK(c.node == "gpu-node-07");
+  auto d = logs::attribute_line("srun: error: node-05: task 3: Exited with exit code 1");
+  CHECK(d.rank == 3);
+  CHECK(d.node == "node-05");
+  auto e = logs::attribute_line("[1,7]<stderr>:RuntimeError: boom");
+  CHECK(e.rank == 7);
+  CHECK(logs::attribute_line("Ranked 3 [not a rank] NCCL").empty());
+}
+
+TEST_CASE("file names attribute whole inputs") {
+  CHECK(logs::attribute_file("/logs/rank3.log").rank == 3);
+  CHECK(logs::attribute_file("logs/worker_12.out").rank == 12);
+  CHECK(logs::attribute_file("node-05.out").node == "node-05");
+  CHECK(logs::attribute_file("dmesg-node-02.log").node == "node-02");
+  CHECK(logs::is_kernel_log_name("x/dmesg-node-02.log"));
+  CHECK_FALSE(logs::is_kernel_log_name("x/train.log"));
+  CHECK(logs::attribute_file("train.log").empty());
+}
+
+TEST_CASE("timestamps in iso, glog and syslog formats order events") {
+  auto iso = logs::parse_timestamp("2024-05-01 12:34:56,789 INFO x");
+  auto iso2 = logs::parse_timestamp("[2024-05-01T12:34:57.000Z] y");
+  REQUIRE(iso);
+  REQUIRE(iso2);
+  CHECK(*iso < *iso2);
+  auto glog = logs::parse_timestamp("[rank0]:[E0501 12:35:02.118311000 ProcessGroupNCCL.cpp:1595] x");
+  auto sys = logs::parse_timestamp("May  1 12:34:56 node-02 kernel: NVRM: Xid");
+  REQUIRE(glog);
+  REQUIRE(sys);
+  CHECK(*sys < *glog);
+  CHECK_FALSE(logs::parse_timestamp("step 100 loss 2.5"));
+  CHECK_FALSE(logs::parse_timestamp("[ 4254.197816] NVRM: Xid"));
+}
+
+TEST_CASE("tracebacks yield the final exception and how it was chained") {
+  logs::EventTracker t;
+  const char* lines[] = {
+      "Traceback (most recent call last):",
+      "  File \"a.py\", line 3, in <module>",
+      "    f()",
+      "KeyError: 'weight'",
+      "",
+      "The above exception was the direct cause of the following exception:",
+      "",
+      "Traceback (most recent call last):",
+      "  File \"a.py\", line 9, in <module>",
+      "    g()",
+      "RuntimeError: loading failed",
+      "During handling of the above exception, another exception occurred:",
+      "Traceback (most recent call last):",
+      "  File \"a.py\", line 12, in <module>",
+      "SystemExit: 1",
+      "terminate called after throwing an instance of 'c10::DistBackendError'",
+      "  what():  [PG 0 Rank 1] NCCL watchdog thread terminated",
+  };
+  uint64_t n = 0;
+  for (const char* l : lines) t.feed(++n, l);
+  t.finish();
+  REQUIRE(t.exceptions().size() == 4);
+  CHECK(t.exceptions()[0].type == "KeyError");
+  CHECK(t.exceptions()[0].chained.empty());
+  CHECK(t.exceptions()[0].frames == 1);
+  CHECK(t.exceptions()[1].type == "RuntimeError");
+  CHECK(t.exceptions()[1].chained == "direct-cause");
+  CHECK(t.exceptions()[2].chained == "during-handling");
+  CHECK(t.exceptions()[3].from_terminate);
+  CHECK(t.exceptions()[3].type == "c10::DistBackendError");
+  CHECK(t.exceptions()[3].message == "[PG 0 Rank 1] NCCL watchdog thread terminated");
+}
+
+TEST_CASE("torchrun's root-cause table is parsed, failures listed apart") {
+  logs::EventTracker t;
+  const char* lines[] = {
+      "Failures:",           "[1]:",
+      "  time      : 2024-10-02_18:16:42", "  host      : gpu-node-03",
+      "  rank      : 0 (local_rank: 0)",   "  exitcode  : -6 (pid: 2166)",
+      "  traceback : Signal 6 (SIGABRT) received by PID 2166",
+      "------------------------------------------------------------",
+      "Root Cause (first observed failure):", "[0]:",
+      "  time      : 2024-10-02_18:06:40", "  host      : gpu-node-03",
+      "  rank      : 5 (local_rank: 5)",   "  exitcode  : 1 (pid: 2171)",
+      "  error_file: <N/A>",
+      "============================================================",
+  };
+  uint64_t n = 0;
+  for (const char* l : lines) t.feed(++n, l);
+  t.finish();
+  REQUIRE(t.root_causes().size() == 1);
+  CHECK(t.root_causes()[0].rank == 5);
+  CHECK(t.root_causes()[0].local_rank == 5);
+  CHECK(t.root_causes()[0].host == "gpu-node-03");
+  CHECK(t.root_causes()[0].exitcode == 1);
+  CHECK(t.other_failed_ranks() == std::vector<int>{0});
+}
+
+TEST_CASE("exception lines are told apart from prose") {
+  CHECK(logs::split_exception_line("torch.OutOfMemoryError: CUDA out of memory."));
+  CHECK(logs::split_exception_line("KeyboardInterrupt"));
+  CHECK_FALSE(logs::split_exception_line("Epoch 3: loss went up"));
+  CHECK_FALSE(logs::split_exception_line("  RuntimeError: indented source line"));
+  CHECK(logs::looks_like_error("ERROR: something"));
+  CHECK_FALSE(logs::looks_like_error("step 10 loss 2.1"));
+}

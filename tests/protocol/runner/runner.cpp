@@ -125,7 +125,7 @@ Case parse_case(const std::string& path) {
 }
 
 // "<any>" matches any value; objects match when every expected key matches; arrays and scalars
-// must match exactly (element by element, with the same rules). Returns the path of the first
+// must match exactly (element by element, with the same rules) except for a trailing "<...>". Returns the path of the first
 // difference, or nullopt.
 std::optional<std::string> first_difference(const json& want, const json& got, const std::string& path) {
   if (want.is_string() && want == "<any>") return std::nullopt;
@@ -140,9 +140,14 @@ std::optional<std::string> first_difference(const json& want, const json& got, c
   }
   if (want.is_array()) {
     if (!got.is_array()) return path + ": expected an array, got " + got.dump();
-    if (want.size() != got.size())
-      return path + ": expected " + std::to_string(want.size()) + " elements, got " + std::to_string(got.size());
-    for (size_t i = 0; i < want.size(); ++i)
+    // A trailing "<...>" accepts any further elements: the encyclopedia grows, and a case about
+    // one entry should not break when another entry also matches.
+    bool open_ended = !want.empty() && want.back() == "<...>";
+    size_t n = open_ended ? want.size() - 1 : want.size();
+    if (open_ended ? got.size() < n : got.size() != n)
+      return path + ": expected " + (open_ended ? "at least " : "") + std::to_string(n) + " elements, got " +
+             std::to_string(got.size());
+    for (size_t i = 0; i < n; ++i)
       if (auto m = first_difference(want[i], got[i], path + "/" + std::to_string(i))) return m;
     return std::nullopt;
   }

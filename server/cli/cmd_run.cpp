@@ -1,7 +1,163 @@
-#include "not_built.h"
+// `denpex run [--log FILE] -- CMD ARGS...`: run a training command, pass its output through
+// untouched, watch it live, and diagnose it when it fails. Exits with the command's own code.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <utility>  // boost::asio 1.74 uses std::exchange without including it
+#include <array>
+#include <boost/asio.hpp>
+#include <boost/process.hpp>
+#include <boost/process/extend.hpp>
+#include <cstdio>
+#include <fstream>
+
+#include "denpex/logs/diagnoser.h"
+#include "denpex/server/diagnose_render.h"
+#include "denpex/server/library_loading.h"
+#include "denpex/server/options.h"
+#include "denpex/server/terminal.h"
 
 namespace denpex::cli {
+namespace {
+namespace bp = boost::process;
+namespace asio = boost::asio;
 
-int cmd_run(const Args& args) { return not_built_yet("run", "denpex run [--log FILE] -- CMD [ARGS...]", args); }
+const char* kHelp =
+    "Usage: denpex run [options] -- CMD [ARGS...]\n\n"
+    "Run a training command, pass its stdout and stderr through unchanged, watch them live, print\n"
+    "one line to stderr at the first initiating fault, and print the diagnosis if the command fails.\n"
+    "SIGINT and SIGTERM are forwarded to the command's process group; nothing is left running.\n\n"
+    "Options:\n"
+    "  --log FILE                   Also write the command's output (stdout and stderr) to FILE\n"
+    "  --signatures DIR             Also load entries from DIR (repeatable)\n"
+    "  --color auto|always|never    Colour in the report (default: auto; NO_COLOR disables)\n"
+    "  -h, --help                   Show this help\n\n"
+    "Exit code: the command's own; 128+N when it was killed by signal N; 127 when it cannot start.\n";
+
+void write_all(int fd, const char* data, size_t n) {
+  while (n > 0) {
+    ssize_t w = ::write(fd, data, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return;  // a closed terminal must not stop the child's output from being read
+    data += w;
+    n -= static_cast<size_t>(w);
+  }
+}
+
+// Reads one of the child's pipes until EOF: to our own fd first, then the log, then the engine.
+struct Stream {
+  bp::async_pipe pipe;
+  int fd;
+  uint32_t input;
+  std::array<char, 65536> buf{};
+  Stream(asio::io_context& ios, int out_fd) : pipe(ios), fd(out_fd), input(0) {}
+};
+
+void pump(Stream& s, logs::Diagnoser& diag, std::ofstream* log) {
+  s.pipe.async_read_some(asio::buffer(s.buf), [&s, &diag, log](const boost::system::error_code& ec, size_t n) {
+    if (n > 0) {
+      write_all(s.fd, s.buf.data(), n);
+      if (log) log->write(s.buf.data(), static_cast<std::streamsize>(n)).flush();
+      diag.feed(s.input, std::string_view(s.buf.data(), n));
+    }
+    if (ec) return;
+    pump(s, diag, log);
+  });
+}
+
+}  // namespace
+
+int cmd_run(const Args& args) {
+  Options opts("run", kHelp);
+  opts.value("log").value("signatures").value("color");
+  if (auto rc = opts.parse(args)) return *rc;
+  if (opts.help()) return kOk;
+  std::vector<std::string> command = opts.rest();
+  if (command.empty()) command = opts.positional();
+  else if (!opts.positional().empty()) return opts.usage_error("put the command after `--`");
+  if (command.empty()) return opts.usage_error("no command to run; usage: denpex run -- CMD [ARGS...]");
+
+  boost::filesystem::path exe = command[0];
+  if (command[0].find('/') == std::string::npos) exe = bp::search_path(command[0]);
+  if (exe.empty() || ::access(exe.c_str(), X_OK) != 0) {
+    print_error("run", "cannot run '" + command[0] + "': command not found or not executable");
+    return 127;
+  }
+  std::unique_ptr<std::ofstream> log;
+  if (opts.has("log")) {
+    log = std::make_unique<std::ofstream>(opts.get("log"), std::ios::binary | std::ios::trunc);
+    if (!*log) {
+      print_error("run", "cannot write '" + opts.get("log") + "'");
+      return kUsage;
+    }
+  }
+
+  auto loaded = load_library(opts.all("signatures"));
+  report_problems("run", loaded.problems);
+  logs::Matcher matcher(loaded.library.entries());
+  logs::Diagnoser diag(matcher);
+  Style err_style = Style::for_stream(stderr, opts.get("color", "auto"));
+  diag.on_live_fault([&](const logs::LiveFault& f) {
+    std::string who = f.rank >= 0 ? "rank " + std::to_string(f.rank) + ": " : "";
+    std::string msg = "denpex: " + who + "initiating fault: " + f.entry->title + " (" + f.entry->id + ", " + f.file +
+                      " line " + std::to_string(f.line) + ")\n";
+    msg = err_style.yellow(msg.substr(0, msg.size() - 1)) + "\n";
+    write_all(STDERR_FILENO, msg.data(), msg.size());
+  });
+
+  asio::io_context ios;
+  Stream out(ios, STDOUT_FILENO), err(ios, STDERR_FILENO);
+  out.input = diag.open("stdout");
+  err.input = diag.open("stderr");
+  // The child leads its own process group so that a forwarded signal reaches everything it
+  // started (ranks, DataLoader workers), and so that we can clean up what it leaves behind.
+  pid_t child_pid = -1;
+  bool exited = false;
+  asio::signal_set signals(ios, SIGINT, SIGTERM);
+  int forwarded = 0;
+  std::function<void()> wait_signal = [&] {
+    signals.async_wait([&](const boost::system::error_code& ec, int sig) {
+      if (ec) return;
+      forwarded = sig;
+      if (child_pid > 0) ::kill(-child_pid, sig);
+      wait_signal();
+    });
+  };
+  wait_signal();
+  bp::child child;
+  try {
+    std::vector<std::string> child_args(command.begin() + 1, command.end());
+    child = bp::child(exe, bp::args(child_args), bp::std_out > out.pipe, bp::std_err > err.pipe, ios,
+                      bp::extend::on_exec_setup([](auto&) { ::setpgid(0, 0); }),
+                      bp::on_exit([&](int, const std::error_code&) {
+                        exited = true;
+                        signals.cancel();
+                      }));
+  } catch (const std::exception& e) {
+    print_error("run", "cannot start '" + command[0] + "': " + e.what());
+    return 127;
+  }
+  child_pid = child.id();
+  ::setpgid(child_pid, child_pid);  // also from the parent: no race with an early signal
+  pump(out, diag, log.get());
+  pump(err, diag, log.get());
+  ios.run();
+  if (!exited) child.wait();
+  int status = child.native_exit_code();
+  int code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  // Grandchildren still alive in the group would be orphans: end them.
+  if (::kill(-child_pid, 0) == 0) ::kill(-child_pid, SIGTERM);
+  (void)forwarded;
+
+  logs::Report report = diag.finish();
+  if (code != 0) {
+    std::string text = features::diagnose_text(report, err_style.enabled(), 10);
+    std::string banner = "\n" + err_style.bold("denpex: the command failed with exit code " + std::to_string(code)) + "\n";
+    write_all(STDERR_FILENO, banner.data(), banner.size());
+    write_all(STDERR_FILENO, text.data(), text.size());
+  }
+  return code;
+}
 
 }  // namespace denpex::cli

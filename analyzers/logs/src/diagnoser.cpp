@@ -271,6 +271,9 @@ void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offs
       const Hit& h = st.scanner.candidate(i);
       const core::Entry& e = matcher_.entries()[h.entry];
       if (!e.can_initiate()) continue;
+      // Context rules are only settled at the end; live, trust fingerprints that need none.
+      const auto& fp = e.fingerprints[h.fingerprint];
+      if (!fp.requires_pattern.empty() || !fp.excludes_pattern.empty()) continue;
       live_fired_ = true;
       live_(LiveFault{&e, in.summary.file, lineno, rank, h.text});
       break;

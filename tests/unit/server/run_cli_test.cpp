@@ -1,0 +1,83 @@
+#include <doctest/doctest.h>
+#include <signal.h>
+
+#include <utility>
+#include <boost/process.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "process.h"
+#include "snapshot.h"
+
+using denpex::testing::run_denpex;
+
+TEST_CASE("run: passes output through and exits with the command's code") {
+  auto r = run_denpex({"run", "--", "sh", "-c", "echo out1; echo err1 >&2; echo out2; exit 0"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == "out1\nout2\n");
+  CHECK(r.err == "err1\n");
+  r = run_denpex({"run", "--", "sh", "-c", "exit 7"});
+  CHECK(r.exit_code == 7);
+  CHECK(r.err.find("failed with exit code 7") != std::string::npos);
+  CHECK(r.err.find("No known failure found") != std::string::npos);
+}
+
+TEST_CASE("run: a signalled command exits 128+signal") {
+  auto r = run_denpex({"run", "--", "sh", "-c", "kill -9 $$"});
+  CHECK(r.exit_code == 137);
+  r = run_denpex({"run", "--", "sh", "-c", "kill -TERM $$"});
+  CHECK(r.exit_code == 143);
+}
+
+TEST_CASE("run: live detection prints one line at the first initiating fault, then the diagnosis") {
+  auto r = run_denpex({"run", "--", "sh", "-c",
+                       "echo step 1; echo 'RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB' >&2; "
+                       "sleep 0.3; echo 'RuntimeError: CUDA out of memory. Tried to allocate 4.00 GiB' >&2; exit 1"},
+                      "", {{"NO_COLOR", "1"}});
+  CHECK(r.exit_code == 1);
+  CHECK(r.out == "step 1\n");
+  const std::string live = "denpex: initiating fault: CUDA out of memory (cuda-oom, stderr line 1)";
+  auto first = r.err.find(live);
+  CHECK(first != std::string::npos);
+  CHECK(r.err.find(live, first + 1) == std::string::npos);
+  // Live: printed as the output arrives, before later output and before the final report.
+  CHECK(first < r.err.find("4.00 GiB"));
+  CHECK(r.err.find("Diagnosis: CUDA out of memory") != std::string::npos);
+}
+
+TEST_CASE("run: --log keeps the output; a missing command exits 127; usage errors exit 2") {
+  namespace fs = std::filesystem;
+  fs::path log = fs::temp_directory_path() / ("denpex-run-" + std::to_string(::getpid()) + ".log");
+  auto r = run_denpex({"run", "--log", log.string(), "--", "sh", "-c", "echo a; echo b >&2"});
+  CHECK(r.exit_code == 0);
+  std::string saved = denpex::testing::read_file(log.string());
+  CHECK(saved.find("a\n") != std::string::npos);
+  CHECK(saved.find("b\n") != std::string::npos);
+  fs::remove(log);
+  r = run_denpex({"run", "--", "no-such-command-denpex"});
+  CHECK(r.exit_code == 127);
+  CHECK(r.err.find("cannot run 'no-such-command-denpex'") != std::string::npos);
+  CHECK(run_denpex({"run"}).exit_code == 2);
+}
+
+TEST_CASE("run: SIGTERM is forwarded to the command's group and nothing is left behind") {
+  namespace fs = std::filesystem;
+  namespace bp = boost::process;
+  fs::path marker = fs::temp_directory_path() / ("denpex-run-orphan-" + std::to_string(::getpid()));
+  fs::remove(marker);
+  // The command starts a background grandchild that would write the marker after 3 s.
+  std::string script = "(sleep 3; touch " + marker.string() + ") & echo started; sleep 30";
+  bp::ipstream out;
+  bp::child denpex(DENPEX_BINARY, bp::args({"run", "--", "sh", "-c", script}), bp::std_out > out);
+  std::string line;
+  REQUIRE(std::getline(out, line));
+  CHECK(line == "started");
+  ::kill(denpex.id(), SIGTERM);
+  denpex.wait();
+  CHECK(denpex.exit_code() == 143);
+  std::this_thread::sleep_for(std::chrono::milliseconds(3500));
+  CHECK_FALSE(fs::exists(marker));
+  fs::remove(marker);
+}

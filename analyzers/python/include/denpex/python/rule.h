@@ -1,0 +1,62 @@
+#pragma once
+// A static rule: its stable code, its documentation (the one source for `--list-rules`,
+// docs/rules.md and hover), and its check. One rule per file under analyzers/python/rules/, each
+// ending in DENPEX_RULE(stem) { ... };
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "denpex/core/finding.h"
+#include "denpex/python/module.h"
+
+namespace denpex::python {
+
+class Reporter;
+
+struct RuleInfo {
+  std::string_view code;      // "DPX001": stable, never reused
+  std::string_view name;      // "checkpoint-use-reentrant-true": for humans and config
+  std::string_view entry;     // encyclopedia entry id, or empty
+  core::Severity severity;
+  std::string_view summary;   // one line
+  std::string_view doc;       // Markdown: What it does / Why it matters / Example / Fix and its safety
+  bool needs_torch;           // silent in files that import neither torch nor lightning
+  void (*check)(const Module&, Reporter&);
+};
+
+// Collects one rule's findings, filling in code, entry and severity.
+class Reporter {
+ public:
+  Reporter(const RuleInfo& rule, std::vector<core::Finding>& out) : rule_(rule), out_(out) {}
+  void report(const core::Range& range, std::string message, std::optional<core::Fix> fix = std::nullopt);
+  const RuleInfo& rule() const { return rule_; }
+
+ private:
+  const RuleInfo& rule_;
+  std::vector<core::Finding>& out_;
+};
+
+// Every rule, ordered by code.
+const std::vector<const RuleInfo*>& rules();
+const RuleInfo* find_rule(std::string_view code_or_name);
+// The rule's file name under analyzers/python/rules/ (without .cpp): names its test fixtures.
+std::string_view rule_stem(const RuleInfo& rule);
+
+// Edit builders shared by rules' fixes.
+namespace edits {
+core::TextEdit replace(const Module& m, TSNode n, std::string text);
+// Adds `name=value` as the last argument of a call. Null when the call has no argument list.
+std::optional<core::TextEdit> add_keyword(const Module& m, const Call& c, std::string_view name, std::string_view value);
+// Replaces a keyword's value, respecting `**{"k": v}` syntax.
+core::TextEdit set_keyword(const Module& m, const Keyword& k, std::string_view value);
+core::Fix fix(std::string title, bool safe, std::vector<core::TextEdit> edits);
+}  // namespace edits
+
+}  // namespace denpex::python
+
+// Defines the registered rule object for analyzers/python/rules/<stem>.cpp. CMake generates the
+// list that references every `denpex_rule_<stem>` (see analyzers/python/CMakeLists.txt).
+#define DENPEX_RULE(stem)                                        \
+  extern const ::denpex::python::RuleInfo denpex_rule_##stem;   \
+  const ::denpex::python::RuleInfo denpex_rule_##stem =

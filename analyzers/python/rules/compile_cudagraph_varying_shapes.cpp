@@ -1,0 +1,57 @@
+// DPX005: CUDA-graph compile modes recording a new graph for every input shape.
+#include "denpex/python/rule.h"
+#include "patterns.h"
+
+namespace denpex::python {
+namespace {
+
+void check(const Module& m, Reporter& r) {
+  const Call* shapes = m.varying_shapes();
+  if (!shapes) return;
+  for (const auto& c : m.calls()) {
+    if (!patterns::is_compile(c)) continue;
+    const Keyword* mode = c.keyword("mode");
+    if (!mode || m.literal(mode->value) != Literal::String) continue;
+    std::string_view v = m.text(mode->value);
+    bool graphs = v.find("reduce-overhead") != std::string_view::npos ||
+                  (v.find("max-autotune") != std::string_view::npos && v.find("no-cudagraphs") == std::string_view::npos);
+    if (!graphs) continue;
+    std::string replacement = v.find("max-autotune") != std::string_view::npos ? "\"max-autotune-no-cudagraphs\"" : "\"default\"";
+    r.report(m.range(mode->node),
+             "CUDA-graph mode " + std::string(v) + " with input shapes that vary (" +
+                 patterns::line_note(m, shapes->node) +
+                 "): each new shape records another graph in the private memory pool, which grows until OOM",
+             edits::fix("Use mode=" + replacement, false, {edits::set_keyword(m, *mode, replacement)}));
+  }
+}
+
+}  // namespace
+}  // namespace denpex::python
+
+DENPEX_RULE(compile_cudagraph_varying_shapes){
+    "DPX005", "compile-cudagraph-varying-shapes", "cudagraph-private-pool-oom", denpex::core::Severity::Warning,
+    "CUDA-graph compile modes (`reduce-overhead`, `max-autotune`) with varying shapes",
+    R"(## What it does
+Flags `torch.compile(..., mode="reduce-overhead")` or `mode="max-autotune"` in a file whose input
+shapes vary between batches (see DPX004 for how varying shapes are recognised).
+
+## Why it matters
+These modes capture CUDA graphs. A graph is recorded per distinct input shape, and each keeps its
+own allocations in the CUDA-graph private memory pool; with variable sequence lengths the pool
+grows with every new shape until the GPU runs out of memory, often many steps into the run.
+
+## Example
+```python
+batch = pad_sequence(seqs, batch_first=True)
+model = torch.compile(model, mode="reduce-overhead")
+```
+Use instead: pad to a few fixed bucket lengths, or
+```python
+model = torch.compile(model, mode="max-autotune-no-cudagraphs")
+```
+
+## Fix and its safety
+Switches to the same mode without CUDA graphs (`"default"` for `reduce-overhead`). Unsafe: it
+gives up the launch-overhead savings the mode was chosen for.
+)",
+    true, &denpex::python::check};

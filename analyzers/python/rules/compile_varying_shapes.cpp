@@ -1,0 +1,55 @@
+// DPX004: torch.compile on inputs whose shapes vary, with nothing to absorb the recompiles.
+#include "denpex/python/rule.h"
+#include "patterns.h"
+
+namespace denpex::python {
+namespace {
+
+void check(const Module& m, Reporter& r) {
+  const Call* shapes = m.varying_shapes();
+  if (!shapes || patterns::handles_dynamic_shapes(m)) return;
+  for (const auto& c : m.calls()) {
+    if (!patterns::is_compile(c) || c.unknown_kwargs || c.keyword("dynamic")) continue;
+    std::optional<core::Fix> fix;
+    if (auto e = edits::add_keyword(m, c, "dynamic", "True")) fix = edits::fix("Add `dynamic=True`", false, {*e});
+    r.report(m.range(c.function),
+             "`torch.compile` without `dynamic=` while input shapes vary (" + patterns::line_note(m, shapes->node) +
+                 "): every new shape recompiles until `recompile_limit` (8) is hit, then the function runs eagerly; "
+                 "pass `dynamic=True`, call `torch._dynamo.mark_dynamic`, or raise "
+                 "`torch._dynamo.config.cache_size_limit`",
+             std::move(fix));
+  }
+}
+
+}  // namespace
+}  // namespace denpex::python
+
+DENPEX_RULE(compile_varying_shapes){
+    "DPX004", "compile-varying-shapes", "compile-recompile-limit", denpex::core::Severity::Warning,
+    "`torch.compile` on varying shapes without `dynamic=` / `mark_dynamic` / raised `cache_size_limit`",
+    R"(## What it does
+Flags `torch.compile(...)` calls without a `dynamic=` argument in a file whose batches change
+shape (`pad_sequence`, `padding="longest"`/`padding=True`, Hugging Face padding collators, padding
+to `max(len(...))`), when the file neither calls `torch._dynamo.mark_dynamic` nor sets
+`torch._dynamo.config.cache_size_limit` / `recompile_limit`.
+
+## Why it matters
+Dynamo specialises on shapes. With a new sequence length every batch it recompiles again and
+again; after `recompile_limit` (8 by default) recompiles it gives up and runs the frame eagerly,
+so the job gets slower instead of faster, and compiled graphs accumulate memory.
+
+## Example
+```python
+batch = pad_sequence(seqs, batch_first=True)
+model = torch.compile(model)
+```
+Use instead:
+```python
+model = torch.compile(model, dynamic=True)
+```
+
+## Fix and its safety
+Adds `dynamic=True`. Unsafe: dynamic-shape kernels can be slower than specialised ones; padding
+to a few fixed bucket sizes or raising the limit may suit better.
+)",
+    true, &denpex::python::check};

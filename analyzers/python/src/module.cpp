@@ -1,0 +1,508 @@
+#include "denpex/python/module.h"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+
+namespace denpex::python {
+namespace {
+
+// Symbol ids differ between grammar versions, names do not: map names once per process.
+const std::vector<Kind>& kind_table() {
+  static const std::vector<Kind> table = [] {
+    static const std::unordered_map<std::string_view, Kind> names = {
+        {"call", Kind::Call}, {"attribute", Kind::Attribute}, {"identifier", Kind::Identifier},
+        {"argument_list", Kind::ArgumentList}, {"keyword_argument", Kind::KeywordArgument},
+        {"dictionary_splat", Kind::DictionarySplat}, {"list_splat", Kind::ListSplat},
+        {"dictionary", Kind::Dictionary}, {"pair", Kind::Pair}, {"string", Kind::String},
+        {"concatenated_string", Kind::String}, {"true", Kind::True}, {"false", Kind::False},
+        {"none", Kind::None}, {"integer", Kind::Integer}, {"float", Kind::Float},
+        {"comment", Kind::Comment}, {"import_statement", Kind::ImportStatement},
+        {"import_from_statement", Kind::ImportFromStatement}, {"aliased_import", Kind::AliasedImport},
+        {"dotted_name", Kind::DottedName}, {"function_definition", Kind::FunctionDefinition},
+        {"class_definition", Kind::ClassDefinition}, {"decorated_definition", Kind::DecoratedDefinition},
+        {"decorator", Kind::Decorator}, {"for_statement", Kind::ForStatement},
+        {"while_statement", Kind::WhileStatement}, {"with_statement", Kind::WithStatement},
+        {"with_clause", Kind::WithClause}, {"with_item", Kind::WithItem}, {"block", Kind::Block},
+        {"assignment", Kind::Assignment}, {"augmented_assignment", Kind::AugmentedAssignment},
+        {"expression_statement", Kind::ExpressionStatement}, {"parameters", Kind::Parameters},
+        {"lambda", Kind::Lambda}, {"generator_expression", Kind::GeneratorExpression},
+        {"ERROR", Kind::Error}, {"subscript", Kind::Subscript}, {"binary_operator", Kind::BinaryOperator},
+        {"parenthesized_expression", Kind::ParenthesizedExpression},
+    };
+    const TSLanguage* lang = language();
+    uint32_t count = ts_language_symbol_count(lang);
+    std::vector<Kind> t(count + 1, Kind::Other);
+    for (uint32_t i = 0; i < count; ++i) {
+      auto sym = static_cast<TSSymbol>(i);
+      if (ts_language_symbol_type(lang, sym) != TSSymbolTypeRegular && std::strcmp(ts_language_symbol_name(lang, sym), "ERROR") != 0)
+        continue;
+      auto it = names.find(ts_language_symbol_name(lang, sym));
+      if (it != names.end()) t[i] = it->second;
+    }
+    return t;
+  }();
+  return table;
+}
+
+bool is_torch_root(std::string_view q) {
+  for (std::string_view root : {"torch", "lightning", "pytorch_lightning"})
+    if (q == root || (q.size() > root.size() && q.substr(0, root.size()) == root && q[root.size()] == '.')) return true;
+  return false;
+}
+
+bool step_name(std::string_view n) {
+  auto ends = [&](std::string_view s) { return n.size() >= s.size() && n.substr(n.size() - s.size()) == s; };
+  auto starts = [&](std::string_view s) { return n.substr(0, s.size()) == s; };
+  return n == "step" || ends("_step") || starts("train_step") || starts("training_step") ||
+         starts("train_batch") || starts("train_one_batch") || starts("train_on_batch");
+}
+
+}  // namespace
+
+Kind kind_of(TSNode n) {
+  if (ts_node_is_null(n)) return Kind::Other;
+  if (ts_node_is_error(n)) return Kind::Error;
+  const auto& t = kind_table();
+  TSSymbol s = ts_node_symbol(n);
+  return s < t.size() ? t[s] : Kind::Other;
+}
+
+TSNode field(TSNode n, std::string_view name) {
+  if (ts_node_is_null(n)) return n;
+  return ts_node_child_by_field_name(n, name.data(), static_cast<uint32_t>(name.size()));
+}
+
+const Keyword* Call::keyword(std::string_view name) const {
+  for (const auto& k : keywords)
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
+Module::Module(std::string_view source) : source_(source), tree_(parse(source)), lines_(source) { build(); }
+
+Module::Module(std::string_view source, Tree tree) : source_(source), tree_(std::move(tree)), lines_(source) {
+  build();
+}
+
+void Module::build() {
+  if (!tree_) return;
+  walk();
+  resolve_calls();
+  mark_steps();
+}
+
+std::string_view Module::text(TSNode n) const {
+  if (ts_node_is_null(n)) return {};
+  uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  if (b > source_.size() || e > source_.size() || e < b) return {};
+  return source_.substr(b, e - b);
+}
+
+core::Position Module::start(TSNode n) const {
+  TSPoint p = ts_node_start_point(n);
+  return {p.row, p.column};
+}
+core::Position Module::end(TSNode n) const {
+  TSPoint p = ts_node_end_point(n);
+  return {p.row, p.column};
+}
+core::Range Module::range(TSNode n) const { return {start(n), end(n)}; }
+
+void Module::add_binding(std::string_view local, std::string qualified) {
+  if (is_torch_root(qualified)) imports_torch_ = true;
+  imports_[std::string(local)] = std::move(qualified);
+}
+
+void Module::read_import(TSNode n) {
+  Kind k = kind_of(n);
+  std::string from;
+  if (k == Kind::ImportFromStatement) {
+    TSNode mod = field(n, "module_name");
+    // Relative imports name the user's own package: nothing of torch's.
+    if (kind_of(mod) != Kind::DottedName) return;
+    from = std::string(text(mod));
+  }
+  uint32_t count = ts_node_child_count(n);
+  for (uint32_t i = 0; i < count; ++i) {
+    const char* f = ts_node_field_name_for_child(n, i);
+    if (!f || std::strcmp(f, "name") != 0) continue;
+    TSNode c = ts_node_child(n, i);
+    std::string prefix = from.empty() ? "" : from + ".";
+    if (kind_of(c) == Kind::AliasedImport) {
+      TSNode name = field(c, "name"), alias = field(c, "alias");
+      if (!is_null(name) && !is_null(alias)) add_binding(text(alias), prefix + std::string(text(name)));
+    } else if (kind_of(c) == Kind::DottedName) {
+      std::string_view dotted = text(c);
+      if (from.empty()) {
+        // `import a.b.c` binds `a`; the attribute chain spells the rest.
+        std::string_view root = dotted.substr(0, dotted.find('.'));
+        add_binding(root, std::string(root));
+        if (is_torch_root(dotted)) imports_torch_ = true;
+      } else {
+        add_binding(dotted, prefix + std::string(dotted));
+      }
+    }
+  }
+}
+
+std::string Module::qualified_name(TSNode expr) const {
+  switch (kind_of(expr)) {
+    case Kind::Identifier: {
+      std::string_view name = text(expr);
+      if (local_defs_.count(name)) return {};
+      auto it = imports_.find(name);
+      return it == imports_.end() ? std::string() : it->second;
+    }
+    case Kind::Attribute: {
+      std::string base = qualified_name(field(expr, "object"));
+      if (base.empty()) return {};
+      return base + "." + std::string(text(field(expr, "attribute")));
+    }
+    default:
+      return {};
+  }
+}
+
+std::string_view Module::local_name_of(std::string_view qualified) const {
+  for (const auto& [local, q] : imports_)
+    if (q == qualified && !local_defs_.count(local)) return local;
+  return {};
+}
+
+std::optional<std::string_view> Module::string_value(TSNode n) const {
+  if (kind_of(n) != Kind::String || ts_node_type(n) != std::string_view("string")) return std::nullopt;
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+    if (std::string_view(ts_node_type(ts_node_named_child(n, i))) == "interpolation") return std::nullopt;
+  std::string_view t = text(n);
+  size_t q = t.find_first_of("'\"");
+  if (q == std::string_view::npos) return std::nullopt;
+  for (char c : t.substr(0, q))
+    if (c == 'f' || c == 'F' || c == 'b' || c == 'B') return std::nullopt;
+  t = t.substr(q);
+  size_t quote = (t.size() >= 6 && (t.substr(0, 3) == "'''" || t.substr(0, 3) == "\"\"\"")) ? 3 : 1;
+  if (t.size() < 2 * quote) return std::nullopt;
+  return t.substr(quote, t.size() - 2 * quote);
+}
+
+Literal Module::literal(TSNode v) const {
+  switch (kind_of(v)) {
+    case Kind::True: return Literal::True;
+    case Kind::False: return Literal::False;
+    case Kind::None: return Literal::None;
+    case Kind::Integer:
+    case Kind::Float: return Literal::Number;
+    case Kind::String: return string_value(v) ? Literal::String : Literal::Unknown;
+    case Kind::ParenthesizedExpression: return literal(ts_node_named_child(v, 0));
+    default: return Literal::Unknown;
+  }
+}
+
+void Module::read_call(Call& c) const {
+  c.function = field(c.node, "function");
+  c.arguments = field(c.node, "arguments");
+  if (kind_of(c.function) == Kind::Attribute) {
+    c.method = text(field(c.function, "attribute"));
+    c.receiver = field(c.function, "object");
+  }
+  Kind ak = kind_of(c.arguments);
+  if (ak == Kind::GeneratorExpression) {
+    c.positionals.push_back(c.arguments);
+    c.arguments = TSNode{};
+  } else if (ak == Kind::ArgumentList) {
+    uint32_t n = ts_node_named_child_count(c.arguments);
+    for (uint32_t i = 0; i < n; ++i) {
+      TSNode a = ts_node_named_child(c.arguments, i);
+      switch (kind_of(a)) {
+        case Kind::Comment: break;
+        case Kind::KeywordArgument:
+          c.keywords.push_back({text(field(a, "name")), a, field(a, "value"), false});
+          break;
+        case Kind::DictionarySplat: {
+          TSNode d = ts_node_named_child(a, 0);
+          if (kind_of(d) != Kind::Dictionary) {
+            c.unknown_kwargs = true;
+            break;
+          }
+          for (uint32_t j = 0; j < ts_node_named_child_count(d); ++j) {
+            TSNode p = ts_node_named_child(d, j);
+            if (kind_of(p) == Kind::Comment) continue;
+            auto key = kind_of(p) == Kind::Pair ? string_value(field(p, "key")) : std::nullopt;
+            if (!key) {
+              c.unknown_kwargs = true;
+              continue;
+            }
+            c.keywords.push_back({*key, p, field(p, "value"), true});
+          }
+          break;
+        }
+        case Kind::ListSplat: c.unknown_positional = true; break;
+        default: c.positionals.push_back(a); break;
+      }
+    }
+  }
+  c.positional = static_cast<int>(c.positionals.size());
+}
+
+void Module::walk() {
+  struct Frame {
+    TSNode node;
+    Kind kind;
+    Scope scope;
+    int function = -1;     // for a function_definition frame: its index
+    bool no_grad_with = false;
+  };
+  std::vector<Frame> stack;
+  stack.reserve(64);
+  TSTreeCursor cur = ts_tree_cursor_new(tree_.root());
+
+  auto grad_off = [&](TSNode call) {
+    if (kind_of(call) != Kind::Call) return false;
+    std::string q = qualified_name(field(call, "function"));
+    if (q == "torch.no_grad" || q == "torch.inference_mode" || q == "torch.autograd.no_grad") return true;
+    if (q == "torch.set_grad_enabled" || q == "torch.autograd.set_grad_enabled") {
+      TSNode args = field(call, "arguments");
+      return kind_of(ts_node_named_child(args, 0)) == Kind::False;
+    }
+    return false;
+  };
+
+  auto enter = [&](TSNode n) {
+    Kind k = kind_of(n);
+    Frame f{n, k, stack.empty() ? Scope{} : stack.back().scope};
+    const Frame* parent = stack.empty() ? nullptr : &stack.back();
+    switch (k) {
+      case Kind::Block: {
+        const char* fname = ts_tree_cursor_current_field_name(&cur);
+        bool body = fname && std::strcmp(fname, "body") == 0;
+        if (parent && body) {
+          if (parent->kind == Kind::ForStatement || parent->kind == Kind::WhileStatement) {
+            f.scope.in_loop = true;
+            f.scope.loop = parent->node;
+          } else if (parent->kind == Kind::FunctionDefinition && parent->function >= 0) {
+            f.scope = Scope{parent->function, false, functions_[static_cast<size_t>(parent->function)].no_grad, TSNode{}};
+          } else if (parent->kind == Kind::WithStatement && parent->no_grad_with) {
+            f.scope.no_grad = true;
+          }
+        }
+        break;
+      }
+      case Kind::WithStatement: {
+        for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+          TSNode clause = ts_node_named_child(n, i);
+          if (kind_of(clause) != Kind::WithClause) continue;
+          for (uint32_t j = 0; j < ts_node_named_child_count(clause); ++j)
+            if (grad_off(field(ts_node_named_child(clause, j), "value"))) f.no_grad_with = true;
+        }
+        break;
+      }
+      case Kind::FunctionDefinition: {
+        Function fn;
+        fn.node = n;
+        fn.name = text(field(n, "name"));
+        fn.parent = f.scope.function;
+        fn.scope = f.scope;
+        local_defs_[std::string(fn.name)]++;
+        if (parent && parent->kind == Kind::DecoratedDefinition) {
+          for (uint32_t i = 0; i < ts_node_named_child_count(parent->node); ++i) {
+            TSNode d = ts_node_named_child(parent->node, i);
+            if (kind_of(d) != Kind::Decorator) continue;
+            TSNode e = ts_node_named_child(d, 0);
+            fn.decorators.push_back(e);
+            TSNode callee = kind_of(e) == Kind::Call ? field(e, "function") : e;
+            std::string q = qualified_name(callee);
+            if (q == "torch.no_grad" || q == "torch.inference_mode") fn.no_grad = true;
+            if (q == "torch.compile") fn.compiled = true;
+          }
+        }
+        f.function = static_cast<int>(functions_.size());
+        functions_.push_back(std::move(fn));
+        break;
+      }
+      case Kind::ClassDefinition: local_defs_[std::string(text(field(n, "name")))]++; break;
+      case Kind::Call: {
+        Call c;
+        c.node = n;
+        c.scope = f.scope;
+        c.statement = parent && parent->kind == Kind::ExpressionStatement && ts_node_named_child_count(parent->node) == 1;
+        c.is_decorator = parent && parent->kind == Kind::Decorator;
+        calls_.push_back(std::move(c));
+        break;
+      }
+      case Kind::Assignment:
+      case Kind::AugmentedAssignment: {
+        Assign a{n, field(n, "left"), field(n, "right"), k == Kind::AugmentedAssignment, "=", f.scope};
+        if (a.augmented) a.op = text(field(n, "operator"));
+        if (kind_of(a.left) == Kind::Identifier && !a.augmented) local_defs_[std::string(text(a.left))]++;
+        assigns_.push_back(a);
+        break;
+      }
+      case Kind::ImportStatement:
+      case Kind::ImportFromStatement: read_import(n); break;
+      case Kind::Comment: comments_.push_back(n); break;
+      default: break;
+    }
+    stack.push_back(f);
+  };
+
+  enter(ts_tree_cursor_current_node(&cur));
+  while (true) {
+    Kind top = stack.back().kind;
+    // Strings and comments hold no code to check: never descend into them.
+    if (top != Kind::String && top != Kind::Comment && ts_tree_cursor_goto_first_child(&cur)) {
+      enter(ts_tree_cursor_current_node(&cur));
+      continue;
+    }
+    bool done = false;
+    while (true) {
+      stack.pop_back();
+      if (ts_tree_cursor_goto_next_sibling(&cur)) {
+        enter(ts_tree_cursor_current_node(&cur));
+        break;
+      }
+      if (!ts_tree_cursor_goto_parent(&cur)) {
+        done = true;
+        break;
+      }
+    }
+    if (done) break;
+  }
+  ts_tree_cursor_delete(&cur);
+}
+
+void Module::resolve_calls() {
+  for (auto& c : calls_) {
+    read_call(c);
+    c.qname = qualified_name(c.function);
+  }
+  // functools.partial(target, ...) bound to a name makes later `name(...)` calls of target.
+  for (const auto& a : assigns_) {
+    if (a.augmented || kind_of(a.left) != Kind::Identifier || kind_of(a.right) != Kind::Call) continue;
+    for (size_t i = 0; i < calls_.size(); ++i) {
+      Call& c = calls_[i];
+      if (!ts_node_eq(c.node, a.right) || c.qname != "functools.partial" || c.positionals.empty()) continue;
+      std::string target = qualified_name(c.positionals.front());
+      if (target.empty()) break;
+      c.is_partial = true;
+      c.qname = target;
+      c.positionals.erase(c.positionals.begin());
+      c.positional--;
+      partials_[std::string(text(a.left))] = {target, i};
+      break;
+    }
+  }
+  for (auto& c : calls_) {
+    if (c.qname == "functools.partial" && !c.positionals.empty()) {
+      // An unassigned partial (passed along directly) still configures its target.
+      std::string target = qualified_name(c.positionals.front());
+      if (!target.empty()) {
+        c.is_partial = true;
+        c.qname = target;
+        c.positionals.erase(c.positionals.begin());
+        c.positional--;
+      }
+    }
+  }
+  if (!partials_.empty()) {
+    for (auto& c : calls_) {
+      if (kind_of(c.function) != Kind::Identifier || !c.qname.empty()) continue;
+      auto it = partials_.find(text(c.function));
+      if (it == partials_.end() || local_defs_[it->first] != 1) continue;
+      const Call& p = calls_[it->second.call];
+      c.qname = it->second.target;
+      c.via_partial = true;
+      std::vector<Keyword> merged = p.keywords;
+      merged.insert(merged.end(), c.keywords.begin(), c.keywords.end());
+      c.keywords = std::move(merged);
+      c.unknown_kwargs = c.unknown_kwargs || p.unknown_kwargs;
+    }
+  }
+  for (const auto& c : calls_) {
+    if (c.qname == "torch.compile" && !c.positionals.empty() && kind_of(c.positionals.front()) == Kind::Identifier)
+      compiled_names_.push_back(text(c.positionals.front()));
+  }
+  for (const auto& c : calls_) {
+    if (varying_shapes_) break;
+    static const char* const kPadders[] = {
+        "torch.nn.utils.rnn.pad_sequence", "torch.nn.utils.rnn.pack_padded_sequence",
+        "torch.nn.utils.rnn.pack_sequence", "transformers.DataCollatorWithPadding",
+        "transformers.DataCollatorForSeq2Seq", "transformers.DataCollatorForLanguageModeling",
+        "transformers.DataCollatorForTokenClassification"};
+    for (const char* p : kPadders)
+      if (c.qname == p) varying_shapes_ = &c;
+    if (const Keyword* k = c.keyword("padding")) {
+      auto v = kind_of(k->value) == Kind::String ? string_value(k->value) : std::nullopt;
+      if (literal(k->value) == Literal::True || (v && *v == "longest")) varying_shapes_ = &c;
+    }
+    // `max(len(s) for s in batch)`: padding to the batch maximum by hand.
+    if (text(c.function) == "max" && !local_defs_.count("max") && !c.positionals.empty() &&
+        text(c.positionals.front()).find("len(") != std::string_view::npos)
+      varying_shapes_ = &c;
+  }
+}
+
+void Module::mark_steps() {
+  for (auto& f : functions_) {
+    if (step_name(f.name)) f.per_step = true;
+    for (auto n : compiled_names_)
+      if (n == f.name) f.compiled = true;
+  }
+  // A function called from a loop (or from another per-step function) runs once per step.
+  for (int round = 0; round < 3; ++round) {
+    bool changed = false;
+    for (const auto& c : calls_) {
+      if (!per_step(c.scope)) continue;
+      std::string_view name;
+      if (kind_of(c.function) == Kind::Identifier) name = text(c.function);
+      else if (kind_of(c.receiver) == Kind::Identifier && text(c.receiver) == "self") name = c.method;
+      if (name.empty()) continue;
+      for (auto& f : functions_) {
+        if (f.name == name && !f.per_step) {
+          f.per_step = f.called_in_loop = true;
+          changed = true;
+        }
+      }
+    }
+    if (!changed) break;
+  }
+}
+
+bool Module::per_step(const Scope& s) const {
+  if (s.in_loop) return true;
+  for (int f = s.function; f >= 0; f = functions_[static_cast<size_t>(f)].parent)
+    if (functions_[static_cast<size_t>(f)].per_step) return true;
+  return false;
+}
+
+bool Module::in_compiled(const Scope& s) const {
+  for (int f = s.function; f >= 0; f = functions_[static_cast<size_t>(f)].parent)
+    if (functions_[static_cast<size_t>(f)].compiled) return true;
+  return false;
+}
+
+bool Module::in_no_grad(const Scope& s) const {
+  if (s.no_grad) return true;
+  for (int f = s.function; f >= 0; f = functions_[static_cast<size_t>(f)].parent)
+    if (functions_[static_cast<size_t>(f)].no_grad) return true;
+  return false;
+}
+
+std::vector<const Call*> Module::calls_to(std::initializer_list<std::string_view> qnames) const {
+  std::vector<const Call*> out;
+  for (const auto& c : calls_)
+    for (auto q : qnames)
+      if (c.qname == q) {
+        out.push_back(&c);
+        break;
+      }
+  return out;
+}
+
+bool Module::has_call(std::string_view qname) const {
+  for (const auto& c : calls_)
+    if (c.qname == qname) return true;
+  return false;
+}
+
+}  // namespace denpex::python

@@ -1,0 +1,109 @@
+#include "denpex/server/check_config.h"
+
+#include <fstream>
+#include <set>
+
+#define TOML_EXCEPTIONS 1
+#include <toml++/toml.h>
+
+namespace denpex::cli {
+namespace fs = std::filesystem;
+namespace {
+
+std::string where(const std::string& file, const toml::source_region& r) {
+  return file + ":" + std::to_string(r.begin.line) + ":" + std::to_string(r.begin.column);
+}
+
+bool read_strings(const std::string& file, const std::string& key, const toml::node& n, std::vector<std::string>& out,
+                  std::vector<std::string>& errors) {
+  const toml::array* arr = n.as_array();
+  if (!arr) {
+    errors.push_back(where(file, n.source()) + ": tool.denpex." + key + " must be an array of strings");
+    return false;
+  }
+  for (const auto& item : *arr) {
+    auto s = item.value<std::string>();
+    if (!s) {
+      errors.push_back(where(file, item.source()) + ": tool.denpex." + key + " must hold only strings");
+      return false;
+    }
+    out.push_back(*s);
+  }
+  return true;
+}
+
+}  // namespace
+
+CheckConfig read_check_config(const fs::path& path) {
+  CheckConfig cfg;
+  cfg.file = path.string();
+  toml::table root;
+  try {
+    root = toml::parse_file(path.string());
+  } catch (const toml::parse_error& e) {
+    cfg.errors.push_back(where(cfg.file, e.source()) + ": " + std::string(e.description()));
+    return cfg;
+  }
+  const toml::table* tool = root["tool"]["denpex"].as_table();
+  if (!tool) return cfg;
+  static const std::set<std::string, std::less<>> kKnown = {"select", "ignore", "exclude", "severity",
+                                                            "signature-dirs", "signatures"};
+  for (const auto& [key, node] : *tool) {
+    std::string k(key.str());
+    if (!kKnown.count(k)) {
+      cfg.warnings.push_back(where(cfg.file, key.source()) + ": unknown key 'tool.denpex." + k +
+                             "' (known: select, ignore, exclude, severity, signature-dirs)");
+      continue;
+    }
+    if (k == "select") read_strings(cfg.file, k, node, cfg.select, cfg.errors);
+    else if (k == "ignore") read_strings(cfg.file, k, node, cfg.ignore, cfg.errors);
+    else if (k == "exclude") read_strings(cfg.file, k, node, cfg.exclude, cfg.errors);
+    else if (k == "signature-dirs" || k == "signatures") {
+      std::vector<std::string> dirs;
+      if (read_strings(cfg.file, k, node, dirs, cfg.errors))
+        for (auto& d : dirs) cfg.signature_dirs.push_back((path.parent_path() / d).lexically_normal().string());
+    } else if (k == "severity") {
+      const toml::table* t = node.as_table();
+      if (!t) {
+        cfg.errors.push_back(where(cfg.file, node.source()) + ": tool.denpex.severity must be a table of CODE = \"level\"");
+        continue;
+      }
+      for (const auto& [code, level] : *t) {
+        auto s = level.value<std::string>();
+        auto sev = s ? core::severity_from_string(*s) : std::nullopt;
+        if (!sev) {
+          cfg.errors.push_back(where(cfg.file, level.source()) + ": severity of " + std::string(code.str()) +
+                               " must be one of \"fatal\", \"error\", \"warning\", \"info\"");
+          continue;
+        }
+        cfg.severity[std::string(code.str())] = *sev;
+      }
+    }
+  }
+  return cfg;
+}
+
+std::optional<fs::path> find_check_config(const fs::path& start) {
+  std::error_code ec;
+  fs::path dir = fs::absolute(start, ec);
+  if (ec) return std::nullopt;
+  if (!fs::is_directory(dir, ec)) dir = dir.parent_path();
+  for (; !dir.empty(); dir = dir.parent_path()) {
+    fs::path candidate = dir / "pyproject.toml";
+    if (fs::is_regular_file(candidate, ec)) {
+      try {
+        auto t = toml::parse_file(candidate.string());
+        if (t["tool"]["denpex"].as_table()) return candidate;
+      } catch (const toml::parse_error&) {
+        // A broken pyproject.toml that mentions us should be reported, not skipped.
+        std::ifstream in(candidate);
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        if (text.find("[tool.denpex") != std::string::npos) return candidate;
+      }
+    }
+    if (dir == dir.parent_path()) break;
+  }
+  return std::nullopt;
+}
+
+}  // namespace denpex::cli

@@ -1,0 +1,125 @@
+#include "denpex/server/check_files.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace denpex::cli {
+namespace fs = std::filesystem;
+namespace {
+
+struct Pattern {
+  std::string glob;
+  bool dir_only = false;
+  bool anchored = false;  // matched against the path relative to the ignore file's directory
+  fs::path base;
+};
+
+std::vector<Pattern> read_ignore(const fs::path& dir, std::istream& in) {
+  std::vector<Pattern> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (line.empty() || line[0] == '#' || line[0] == '!') continue;
+    Pattern p;
+    p.base = dir;
+    if (line.back() == '/') {
+      p.dir_only = true;
+      line.pop_back();
+    }
+    if (line.find('/') != std::string::npos) {
+      p.anchored = true;
+      if (line[0] == '/') line.erase(0, 1);
+    }
+    p.glob = line;
+    if (!p.glob.empty()) out.push_back(std::move(p));
+  }
+  return out;
+}
+
+bool ignored(const std::vector<Pattern>& pats, const fs::path& path, bool is_dir) {
+  std::string name = path.filename().string();
+  for (const auto& p : pats) {
+    if (p.dir_only && !is_dir) continue;
+    if (p.anchored) {
+      std::string rel = path.lexically_relative(p.base).generic_string();
+      if (fnmatch(p.glob.c_str(), rel.c_str(), FNM_PATHNAME) == 0) return true;
+    } else if (fnmatch(p.glob.c_str(), name.c_str(), 0) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool skipped_dir(const fs::path& dir) {
+  static const std::set<std::string> kSkip = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv",
+                                              "venv", ".tox", ".nox", ".mypy_cache", ".pytest_cache",
+                                              ".ruff_cache", "site-packages", ".eggs"};
+  std::error_code ec;
+  return kSkip.count(dir.filename().string()) || fs::exists(dir / "pyvenv.cfg", ec);
+}
+
+void walk(const fs::path& dir, std::vector<Pattern> pats, std::vector<std::string>& out, int depth) {
+  if (depth > 64) return;
+  std::error_code ec;
+  fs::path gi = dir / ".gitignore";
+  if (fs::is_regular_file(gi, ec)) {
+    std::ifstream in(gi);
+    auto more = read_ignore(dir, in);
+    pats.insert(pats.end(), more.begin(), more.end());
+  }
+  std::vector<fs::directory_entry> entries;
+  for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
+       it.increment(ec))
+    entries.push_back(*it);
+  for (const auto& e : entries) {
+    std::error_code e2;
+    // Symlinked directories are not followed: they loop and lead outside the project.
+    if (e.is_symlink(e2) && e.is_directory(e2)) continue;
+    bool is_dir = e.is_directory(e2);
+    if (ignored(pats, e.path(), is_dir)) continue;
+    if (is_dir) {
+      if (!skipped_dir(e.path())) walk(e.path(), pats, out, depth + 1);
+    } else if (e.path().extension() == ".py" && e.is_regular_file(e2)) {
+      out.push_back(e.path().string());
+    }
+  }
+}
+
+}  // namespace
+
+Discovered discover_python_files(const std::vector<std::string>& paths, const std::vector<std::string>& exclude) {
+  Discovered d;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    fs::path path(p);
+    if (fs::is_directory(path, ec)) {
+      std::vector<Pattern> pats;
+      for (const auto& x : exclude) {
+        std::istringstream in(x);
+        auto more = read_ignore(path, in);
+        pats.insert(pats.end(), more.begin(), more.end());
+      }
+      std::vector<std::string> found;
+      walk(path, pats, found, 0);
+      for (auto& f : found) {
+        // `./x.py` reads worse than `x.py` in every report.
+        if (f.rfind("./", 0) == 0) f.erase(0, 2);
+        d.files.push_back(std::move(f));
+      }
+    } else if (fs::exists(path, ec)) {
+      d.files.push_back(p);
+    } else {
+      d.errors.push_back(p);
+    }
+  }
+  std::sort(d.files.begin(), d.files.end());
+  d.files.erase(std::unique(d.files.begin(), d.files.end()), d.files.end());
+  return d;
+}
+
+}  // namespace denpex::cli

@@ -1,0 +1,359 @@
+#include "denpex/server/check_report.h"
+
+#include <algorithm>
+#include <map>
+
+#include "denpex/python/analyze.h"
+#include "denpex/python/rule.h"
+
+namespace denpex::features {
+namespace {
+
+using nlohmann::json;
+
+std::string_view severity_name(core::Severity s) { return core::to_string(s); }
+
+json position_json(std::string_view source, const core::LineIndex& idx, const core::Range& r, const char* l, const char* c, const char* el,
+                   const char* ec) {
+  auto b = human_position(source, idx, r.start), e = human_position(source, idx, r.end);
+  return json{{l, b.line}, {c, b.column}, {el, e.line}, {ec, e.column}};
+}
+
+const char* sarif_level(core::Severity s) {
+  switch (s) {
+    case core::Severity::Fatal:
+    case core::Severity::Error: return "error";
+    case core::Severity::Warning: return "warning";
+    case core::Severity::Info: return "note";
+  }
+  return "warning";
+}
+
+std::string rule_name(const std::string& code) {
+  const python::RuleInfo* r = python::find_rule(code);
+  return r ? std::string(r->name) : std::string();
+}
+
+// GitHub workflow commands need %, CR, LF escaped in messages, and also : and , in properties.
+std::string gh_escape(std::string_view s, bool property) {
+  std::string out;
+  for (char c : s) {
+    if (c == '%') out += "%25";
+    else if (c == '\r') out += "%0D";
+    else if (c == '\n') out += "%0A";
+    else if (property && c == ':') out += "%3A";
+    else if (property && c == ',') out += "%2C";
+    else out += c;
+  }
+  return out;
+}
+
+std::vector<std::string_view> split_lines(std::string_view s) {
+  std::vector<std::string_view> out;
+  size_t pos = 0;
+  while (pos < s.size()) {
+    size_t nl = s.find('\n', pos);
+    size_t end = nl == std::string_view::npos ? s.size() : nl + 1;
+    out.push_back(s.substr(pos, end - pos));
+    pos = end;
+  }
+  return out;
+}
+
+}  // namespace
+
+HumanPosition human_position(std::string_view source, const core::LineIndex& idx, const core::Position& p) {
+  size_t line_start = idx.offset({p.line, 0});
+  size_t at = idx.offset(p);
+  uint32_t col = 0;
+  for (size_t i = line_start; i < at; ++i)
+    if ((static_cast<unsigned char>(source[i]) & 0xC0) != 0x80) ++col;
+  return {p.line + 1, col + 1};
+}
+
+std::string check_text(const std::vector<CheckedFile>& files, bool color, bool show_fixes) {
+  auto wrap = [&](const char* code, const std::string& s) { return color ? "\x1b[" + std::string(code) + "m" + s + "\x1b[0m" : s; };
+  std::string out;
+  size_t total = 0, fixable = 0;
+  for (const auto& f : files) {
+    core::LineIndex idx(f.source);
+    for (const auto& d : f.findings) {
+      auto p = human_position(f.source, idx, d.range.start);
+      ++total;
+      bool can_fix = d.fix && d.fix->safe;
+      if (can_fix) ++fixable;
+      std::string sev(severity_name(d.severity));
+      out += wrap("1", f.path) + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " +
+             wrap(d.severity == core::Severity::Info ? "36" : "33", d.code) + (can_fix ? " [*]" : "") + " " +
+             d.message + "\n";
+      if (show_fixes && d.fix) out += "  fix" + std::string(d.fix->safe ? "" : " (unsafe)") + ": " + d.fix->title + "\n";
+    }
+  }
+  if (total == 0) {
+    out += "All checks passed.\n";
+  } else {
+    out += "Found " + std::to_string(total) + (total == 1 ? " finding" : " findings") + ".";
+    if (fixable) out += " " + std::to_string(fixable) + " fixable with `--fix`.";
+    out += "\n";
+  }
+  return out;
+}
+
+json check_json(const std::vector<CheckedFile>& files) {
+  json arr = json::array();
+  for (const auto& f : files) {
+    core::LineIndex idx(f.source);
+    for (const auto& d : f.findings) {
+      json j = position_json(f.source, idx, d.range, "line", "column", "end_line", "end_column");
+      j["file"] = f.path;
+      j["code"] = d.code;
+      j["name"] = rule_name(d.code);
+      j["entry"] = d.entry.empty() ? json(nullptr) : json(d.entry);
+      j["severity"] = std::string(severity_name(d.severity));
+      j["message"] = d.message;
+      if (d.fix) {
+        json edits = json::array();
+        for (const auto& e : d.fix->edits) {
+          json je = position_json(f.source, idx, e.range, "line", "column", "end_line", "end_column");
+          je["new_text"] = e.new_text;
+          edits.push_back(je);
+        }
+        j["fix"] = {{"title", d.fix->title}, {"safe", d.fix->safe}, {"edits", edits}};
+      } else {
+        j["fix"] = nullptr;
+      }
+      arr.push_back(std::move(j));
+    }
+  }
+  return arr;
+}
+
+json check_sarif(const std::vector<CheckedFile>& files, const std::string& version) {
+  json rules = json::array();
+  std::map<std::string, size_t> index;
+  for (const python::RuleInfo* r : python::rules()) {
+    index[std::string(r->code)] = rules.size();
+    json rule = {{"id", std::string(r->code)},
+                 {"name", std::string(r->name)},
+                 {"shortDescription", {{"text", std::string(r->summary)}}},
+                 {"fullDescription", {{"text", std::string(r->summary)}}},
+                 {"help", {{"text", std::string(r->doc)}, {"markdown", std::string(r->doc)}}},
+                 {"defaultConfiguration", {{"level", sarif_level(r->severity)}}}};
+    if (!r->entry.empty()) rule["properties"] = {{"entry", std::string(r->entry)}};
+    rules.push_back(std::move(rule));
+  }
+  json results = json::array();
+  for (const auto& f : files) {
+    core::LineIndex idx(f.source);
+    for (const auto& d : f.findings) {
+      json region = position_json(f.source, idx, d.range, "startLine", "startColumn", "endLine", "endColumn");
+      json res = {{"ruleId", d.code},
+                  {"level", sarif_level(d.severity)},
+                  {"message", {{"text", d.message}}},
+                  {"locations", json::array({{{"physicalLocation",
+                                               {{"artifactLocation", {{"uri", f.path}}}, {"region", region}}}}})}};
+      if (index.count(d.code)) res["ruleIndex"] = index[d.code];
+      if (d.fix) {
+        json replacements = json::array();
+        for (const auto& e : d.fix->edits)
+          replacements.push_back(
+              {{"deletedRegion", position_json(f.source, idx, e.range, "startLine", "startColumn", "endLine", "endColumn")},
+               {"insertedContent", {{"text", e.new_text}}}});
+        res["fixes"] = json::array({{{"description", {{"text", d.fix->title}}},
+                                     {"artifactChanges", json::array({{{"artifactLocation", {{"uri", f.path}}},
+                                                                       {"replacements", replacements}}})}}});
+      }
+      results.push_back(std::move(res));
+    }
+  }
+  return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+          {"version", "2.1.0"},
+          {"runs", json::array({{{"tool",
+                                  {{"driver",
+                                    {{"name", "denpex"},
+                                     {"version", version},
+                                     {"informationUri", "https://github.com/denpex/denpex"},
+                                     {"rules", rules}}}}},
+                                 {"columnKind", "unicodeCodePoints"},
+                                 {"results", results}}})}};
+}
+
+std::string check_github(const std::vector<CheckedFile>& files) {
+  std::string out;
+  for (const auto& f : files) {
+    core::LineIndex idx(f.source);
+    for (const auto& d : f.findings) {
+      auto b = human_position(f.source, idx, d.range.start), e = human_position(f.source, idx, d.range.end);
+      const char* level = d.severity == core::Severity::Info ? "notice"
+                          : (d.severity == core::Severity::Warning ? "warning" : "error");
+      out += std::string("::") + level + " title=" + gh_escape("denpex " + d.code, true) +
+             ",file=" + gh_escape(f.path, true) + ",line=" + std::to_string(b.line) + ",col=" +
+             std::to_string(b.column) + ",endLine=" + std::to_string(e.line) + ",endColumn=" +
+             std::to_string(e.column) + "::" + gh_escape(d.code + " " + d.message, false) + "\n";
+    }
+  }
+  return out;
+}
+
+std::string check_statistics(const std::vector<CheckedFile>& files) {
+  std::map<std::string, std::pair<size_t, size_t>> counts;
+  for (const auto& f : files)
+    for (const auto& d : f.findings) {
+      auto& c = counts[d.code];
+      ++c.first;
+      if (d.fix && d.fix->safe) ++c.second;
+    }
+  std::vector<std::pair<std::string, std::pair<size_t, size_t>>> rows(counts.begin(), counts.end());
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
+  std::string out;
+  for (const auto& [code, c] : rows) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%6zu  %-7s %s%s\n", c.first, code.c_str(), c.second ? "[*] " : "",
+                  rule_name(code).c_str());
+    out += buf;
+  }
+  return out;
+}
+
+std::string unified_diff(const std::string& path, std::string_view before, std::string_view after) {
+  auto a = split_lines(before), b = split_lines(after);
+  // Myers' O(ND) diff over lines; fixes are small, so D is small.
+  const int n = static_cast<int>(a.size()), m = static_cast<int>(b.size()), max = n + m;
+  std::vector<int> v(2 * static_cast<size_t>(max) + 2, 0);
+  std::vector<std::vector<int>> trace;
+  int d_end = 0;
+  for (int d = 0; d <= max; ++d) {
+    trace.push_back(v);
+    bool found = false;
+    for (int k = -d; k <= d; k += 2) {
+      auto at = [&](int kk) -> int& { return v[static_cast<size_t>(kk + max + 1)]; };
+      int x = (k == -d || (k != d && at(k - 1) < at(k + 1))) ? at(k + 1) : at(k - 1) + 1;
+      int y = x - k;
+      while (x < n && y < m && a[static_cast<size_t>(x)] == b[static_cast<size_t>(y)]) ++x, ++y;
+      at(k) = x;
+      if (x >= n && y >= m) {
+        found = true;
+        break;
+      }
+    }
+    if (found) {
+      d_end = d;
+      break;
+    }
+  }
+  // Walk back to an edit script: ' ' keep, '-' delete, '+' insert.
+  struct Op {
+    char kind;
+    int ai, bi;
+  };
+  std::vector<Op> ops;
+  int x = n, y = m;
+  for (int d = d_end; d > 0; --d) {
+    const auto& pv = trace[static_cast<size_t>(d)];
+    auto at = [&](int kk) { return pv[static_cast<size_t>(kk + max + 1)]; };
+    int k = x - y;
+    int pk = (k == -d || (k != d && at(k - 1) < at(k + 1))) ? k + 1 : k - 1;
+    int px = at(pk), py = px - pk;
+    while (x > px && y > py) ops.push_back({' ', --x, --y});
+    if (x == px) ops.push_back({'+', x, --y});
+    else ops.push_back({'-', --x, y});
+  }
+  while (x > 0 && y > 0) ops.push_back({' ', --x, --y});
+  std::reverse(ops.begin(), ops.end());
+  if (d_end == 0) return {};
+
+  std::string out = "--- a/" + path + "\n+++ b/" + path + "\n";
+  const int ctx = 3;
+  size_t i = 0;
+  while (i < ops.size()) {
+    if (ops[i].kind == ' ') {
+      ++i;
+      continue;
+    }
+    size_t start = i >= static_cast<size_t>(ctx) ? i - ctx : 0;
+    size_t end = i;
+    // Extend while changes are within 2*ctx of each other.
+    while (end < ops.size()) {
+      if (ops[end].kind != ' ') {
+        ++end;
+        continue;
+      }
+      size_t run = end;
+      while (run < ops.size() && ops[run].kind == ' ') ++run;
+      if (run < ops.size() && run - end <= 2 * static_cast<size_t>(ctx)) end = run;
+      else {
+        end = std::min(ops.size(), end + ctx);
+        break;
+      }
+    }
+    int a0 = ops[start].ai, b0 = ops[start].bi, ac = 0, bc = 0;
+    std::string body;
+    for (size_t j = start; j < end; ++j) {
+      const Op& o = ops[j];
+      std::string_view line = o.kind == '+' ? b[static_cast<size_t>(o.bi)] : a[static_cast<size_t>(o.ai)];
+      body += o.kind;
+      body += line;
+      if (line.empty() || line.back() != '\n') body += "\n\\ No newline at end of file\n";
+      if (o.kind != '+') ++ac;
+      if (o.kind != '-') ++bc;
+    }
+    out += "@@ -" + std::to_string(ac ? a0 + 1 : a0) + "," + std::to_string(ac) + " +" + std::to_string(bc ? b0 + 1 : b0) +
+           "," + std::to_string(bc) + " @@\n" + body;
+    i = end;
+  }
+  return out;
+}
+
+std::string rules_markdown() {
+  std::string out =
+      "# Static rules\n\n"
+      "Generated by `denpex check --list-rules --output-format markdown` from each rule's documentation in\n"
+      "`analyzers/python/rules/`; do not edit by hand (a test fails when this page is stale).\n\n"
+      "| code | name | severity | entry | fix | summary |\n|---|---|---|---|---|---|\n";
+  for (const python::RuleInfo* r : python::rules()) {
+    bool has_fix = r->doc.find("No automatic fix") == std::string_view::npos;
+    out += "| " + std::string(r->code) + " | `" + std::string(r->name) + "` | " +
+           std::string(core::to_string(r->severity)) + " | " +
+           (r->entry.empty() ? std::string("-") : "[" + std::string(r->entry) + "](encyclopedia/" + std::string(r->entry) + ".md)") +
+           " | " + (has_fix ? "yes" : "-") + " | " + std::string(r->summary) + " |\n";
+  }
+  for (const python::RuleInfo* r : python::rules()) {
+    out += "\n---\n\n# " + std::string(r->code) + " `" + std::string(r->name) + "`\n\n";
+    out += std::string(r->summary) + "\n\n";
+    out += "Severity: " + std::string(core::to_string(r->severity)) + ". ";
+    out += r->needs_torch ? "Only in files that import torch or Lightning." : "In every file.";
+    if (!r->entry.empty()) out += " Encyclopedia: `denpex explain " + std::string(r->entry) + "`.";
+    out += "\n\n";
+    // Rule docs use `##` sections; nest them one level below the rule's heading.
+    std::string doc(r->doc);
+    out += doc;
+    if (!doc.empty() && doc.back() != '\n') out += "\n";
+  }
+  return out;
+}
+
+std::string rules_text() {
+  std::string out;
+  for (const python::RuleInfo* r : python::rules()) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%s  %-34s %-7s %s\n", std::string(r->code).c_str(), std::string(r->name).c_str(),
+                  std::string(core::to_string(r->severity)).c_str(), std::string(r->summary).c_str());
+    out += buf;
+  }
+  return out;
+}
+
+json rules_json() {
+  json arr = json::array();
+  for (const python::RuleInfo* r : python::rules())
+    arr.push_back({{"code", std::string(r->code)},
+                   {"name", std::string(r->name)},
+                   {"entry", r->entry.empty() ? json(nullptr) : json(std::string(r->entry))},
+                   {"severity", std::string(core::to_string(r->severity))},
+                   {"summary", std::string(r->summary)},
+                   {"needs_torch", r->needs_torch},
+                   {"doc", std::string(r->doc)}});
+  return arr;
+}
+
+}  // namespace denpex::features

@@ -1,0 +1,18 @@
+#pragma once
+// Which files `denpex check` looks at: Python files under the given paths, skipping VCS metadata,
+// virtual environments, node_modules and caches, and honouring .gitignore files (plain patterns,
+// `dir/`, `/anchored`, globs; negations are not supported and are ignored).
+#include <string>
+#include <vector>
+
+namespace denpex::cli {
+
+struct Discovered {
+  std::vector<std::string> files;   // sorted, deduplicated
+  std::vector<std::string> errors;  // paths that do not exist
+};
+
+// Files named explicitly are always checked; `exclude` holds extra glob patterns like .gitignore's.
+Discovered discover_python_files(const std::vector<std::string>& paths, const std::vector<std::string>& exclude);
+
+}  // namespace denpex::cli

@@ -1,0 +1,187 @@
+// `denpex check` end to end through the real binary.
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "process.h"
+#include "snapshot.h"
+
+using denpex::testing::read_file;
+using denpex::testing::run_denpex;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "denpex-check-XXXXXX").string();
+    path = ::mkdtemp(tmpl.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::permissions(path, fs::perms::owner_all, fs::perm_options::add, ec);
+    fs::remove_all(path, ec);
+  }
+  fs::path write(const std::string& rel, const std::string& text) const {
+    fs::path p = path / rel;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << text;
+    return p;
+  }
+};
+
+const char* kBad = "import torch\nstate = torch.load('a.pt')\n";
+
+}  // namespace
+
+TEST_CASE("check: exit codes 0 clean, 1 findings, 2 errors") {
+  TempDir d;
+  auto clean = d.write("clean.py", "import torch\nx = torch.load('a', weights_only=True)\n");
+  auto bad = d.write("bad.py", kBad);
+  auto r = run_denpex({"check", "--no-config", clean.string()});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("All checks passed") != std::string::npos);
+  r = run_denpex({"check", "--no-config", bad.string()}, "", {{"NO_COLOR", "1"}});
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.find("bad.py:2:9: DPX008 [*]") != std::string::npos);
+  r = run_denpex({"check", "--no-config", (d.path / "missing.py").string()});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("no such file") != std::string::npos);
+  r = run_denpex({"check", "--output-format", "xml"});
+  CHECK(r.exit_code == 2);
+  r = run_denpex({"check", "--select", "NOPE1", clean.string()});
+  CHECK(r.exit_code == 2);
+}
+
+TEST_CASE("check: directories recurse, skipping .git, venvs, node_modules and .gitignore'd paths") {
+  TempDir d;
+  d.write("src/train.py", kBad);
+  d.write(".git/hooks/x.py", kBad);
+  d.write("node_modules/pkg/y.py", kBad);
+  d.write("env/pyvenv.cfg", "");
+  d.write("env/lib/z.py", kBad);
+  d.write(".gitignore", "generated/\n*_pb2.py\n");
+  d.write("generated/g.py", kBad);
+  d.write("src/api_pb2.py", kBad);
+  auto r = run_denpex({"check", "--no-config", "--output-format", "json", d.path.string()});
+  CHECK(r.exit_code == 1);
+  auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j.size() == 1);
+  CHECK(j[0]["file"].get<std::string>().find("src/train.py") != std::string::npos);
+}
+
+TEST_CASE("check --output-format json follows the documented schema") {
+  TempDir d;
+  auto bad = d.write("bad.py", "import torch\nλ = 1; state = torch.load('a.pt')\n");
+  auto r = run_denpex({"check", "--no-config", "--output-format", "json", bad.string()});
+  CHECK(r.exit_code == 1);
+  auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j.size() == 1);
+  const auto& f = j[0];
+  CHECK(f["file"] == bad.string());
+  CHECK(f["line"] == 2);
+  CHECK(f["column"] == 16);  // code points, not bytes: λ is 2 bytes
+  CHECK(f["end_line"] == 2);
+  CHECK(f["end_column"] == 26);
+  CHECK(f["code"] == "DPX008");
+  CHECK(f["entry"].is_null());
+  CHECK(f["severity"] == "warning");
+  CHECK(f["message"].get<std::string>().find("weights_only") != std::string::npos);
+  CHECK(f["fix"]["safe"] == true);
+  CHECK(f["fix"]["title"] == "Add `weights_only=True`");
+  CHECK(f["fix"]["edits"][0]["new_text"] == ", weights_only=True");
+  CHECK(f["fix"]["edits"][0]["line"] == 2);
+}
+
+TEST_CASE("check --output-format sarif and github") {
+  TempDir d;
+  auto bad = d.write("bad.py", kBad);
+  auto r = run_denpex({"check", "--no-config", "--output-format", "sarif", bad.string()});
+  CHECK(r.exit_code == 1);
+  auto s = nlohmann::json::parse(r.out);
+  CHECK(s["version"] == "2.1.0");
+  const auto& run = s["runs"][0];
+  CHECK(run["tool"]["driver"]["name"] == "denpex");
+  CHECK(run["tool"]["driver"]["rules"].size() >= 19);
+  const auto& res = run["results"][0];
+  CHECK(res["ruleId"] == "DPX008");
+  CHECK(res["level"] == "warning");
+  CHECK(run["tool"]["driver"]["rules"][res["ruleIndex"].get<size_t>()]["id"] == "DPX008");
+  CHECK(res["locations"][0]["physicalLocation"]["region"]["startLine"] == 2);
+  r = run_denpex({"check", "--no-config", "--output-format", "github", bad.string()});
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.find("::warning title=denpex DPX008,file=" + bad.string() + ",line=2,col=9,endLine=2,endColumn=19::DPX008 ") == 0);
+}
+
+TEST_CASE("check --fix rewrites a copy atomically; --diff changes nothing; --statistics counts") {
+  TempDir d;
+  auto bad = d.write("bad.py", kBad);
+  auto r = run_denpex({"check", "--no-config", "--diff", bad.string()});
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.find("+state = torch.load('a.pt', weights_only=True)") != std::string::npos);
+  CHECK(read_file(bad.string()) == kBad);
+  r = run_denpex({"check", "--no-config", "--statistics", bad.string()});
+  CHECK(r.out.find("DPX008") != std::string::npos);
+  CHECK(r.out.find("torch-load-weights-only") != std::string::npos);
+  ::chmod(bad.c_str(), 0640);
+  r = run_denpex({"check", "--no-config", "--fix", bad.string()});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("Fixed 1 finding") != std::string::npos);
+  CHECK(read_file(bad.string()) == "import torch\nstate = torch.load('a.pt', weights_only=True)\n");
+  struct stat st {};
+  ::stat(bad.c_str(), &st);
+  CHECK((st.st_mode & 0777) == 0640);
+  for (const auto& e : fs::directory_iterator(d.path)) CHECK(e.path().filename().string().find(".denpex-") == std::string::npos);
+}
+
+TEST_CASE("check --fix on a read-only file: clear error, file untouched") {
+  if (::geteuid() == 0) return;  // root writes read-only files anyway
+  TempDir d;
+  auto bad = d.write("ro.py", kBad);
+  ::chmod(bad.c_str(), 0444);
+  auto r = run_denpex({"check", "--no-config", "--fix", bad.string()});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("read-only") != std::string::npos);
+  CHECK(read_file(bad.string()) == kBad);
+}
+
+TEST_CASE("check reads [tool.denpex] and reports unknown keys with file and line") {
+  TempDir d;
+  d.write("pyproject.toml", "[project]\nname = 'x'\n\n[tool.denpex]\nignore = [\"DPX008\"]\nfrobnicate = 1\n");
+  auto bad = d.write("bad.py", kBad + std::string("torch.backends.cudnn.benchmark = True\nx = max(len(s) for s in b)\n"));
+  auto r = run_denpex({"check", "--output-format", "json", bad.string()});
+  CHECK(r.err.find("pyproject.toml:6:1: unknown key 'tool.denpex.frobnicate'") != std::string::npos);
+  auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j.size() == 1);
+  CHECK(j[0]["code"] == "DPX014");
+  d.write("pyproject.toml", "[tool.denpex]\nseverity = { DPX014 = \"loud\" }\n");
+  r = run_denpex({"check", bad.string()});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("pyproject.toml:2:") != std::string::npos);
+  d.write("pyproject.toml", "[tool.denpex]\nselect = [\"DPX014\"]\nseverity = { DPX014 = \"error\" }\n");
+  r = run_denpex({"check", "--output-format", "json", bad.string()});
+  j = nlohmann::json::parse(r.out);
+  REQUIRE(j.size() == 1);
+  CHECK(j[0]["severity"] == "error");
+  r = run_denpex({"check", "--select", "DPX008", "--output-format", "json", bad.string()});
+  j = nlohmann::json::parse(r.out);
+  REQUIRE(j.size() == 1);
+  CHECK(j[0]["code"] == "DPX008");
+}
+
+TEST_CASE("check --list-rules lists every rule; docs/rules.md is generated from it") {
+  auto r = run_denpex({"check", "--list-rules"});
+  CHECK(r.exit_code == 0);
+  for (int i = 1; i <= 18; ++i) {
+    char code[8];
+    std::snprintf(code, sizeof code, "DPX%03d", i);
+    CHECK(r.out.find(code) != std::string::npos);
+  }
+  r = run_denpex({"check", "--list-rules", "--output-format", "json"});
+  CHECK(nlohmann::json::parse(r.out).size() >= 19);
+}

@@ -20,7 +20,10 @@ struct Server::Knowledge {
 Server::Server(Send send, ServerOptions options) : send_(std::move(send)), options_(std::move(options)) {}
 Server::~Server() = default;
 
-void Server::log(const std::string& line) const { std::fprintf(stderr, "denpex lsp: %s\n", line.c_str()); }
+void Server::log(const std::string& line) const {
+  if (options_.log) options_.log(line);
+  else std::fprintf(stderr, "denpex lsp: %s\n", line.c_str());
+}
 
 void Server::handle(const Frame& frame) {
   switch (frame.kind) {
@@ -209,12 +212,12 @@ int serve(FrameReader& in, FrameWriter& out, const ServerOptions& options) {
     Frame f = in.next();
     if (f.kind == Frame::Kind::Eof) {
       server.handle(f);
-      std::fprintf(stderr, "denpex lsp: input closed without an exit notification\n");
+      server.note("input closed without an exit notification");
       break;
     }
     server.handle(f);
     if (!out.ok()) {
-      std::fprintf(stderr, "denpex lsp: cannot write to the client; stopping\n");
+      server.note("cannot write to the client; stopping");
       break;
     }
   }

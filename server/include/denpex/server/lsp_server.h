@@ -15,7 +15,9 @@ namespace denpex::lsp {
 
 struct ServerOptions {
   std::vector<std::string> signature_dirs;  // user encyclopedia directories, as `--signatures`
-  bool verbose = false;                     // log every message's method to stderr
+  bool verbose = false;                     // log every message's method
+  // Where log lines go; stderr when empty. Never stdout: that belongs to the protocol.
+  std::function<void(const std::string&)> log;
 };
 
 class Server {
@@ -34,6 +36,7 @@ class Server {
   int exit_code() const { return shutdown_ ? 0 : 1; }
   PositionEncoding encoding() const { return encoding_; }
   const DocumentStore& documents() const { return documents_; }
+  void note(const std::string& line) const { log(line); }  // for the loop around the server
 
  private:
   enum class State { Uninitialized, Running, ShutDown };

@@ -51,7 +51,7 @@ TEST_CASE("position encoding: ill-formed bytes count as one unit and never overr
   CHECK(byte_column(bad, 5, PositionEncoding::Utf16) == bad.size());
 }
 
-TEST_CASE("offsets: lines end at LF, CRLF or a lone CR; lines past the end map to the end") {
+TEST_CASE("offsets: lines end at LF, CRLF or a lone CR, and lines past the end map to the end") {
   std::string text = "ab\r\ncd\ref\ngh";
   CHECK(offset_of(text, {1, 1}, PositionEncoding::Utf16) == 5);
   CHECK(offset_of(text, {2, 0}, PositionEncoding::Utf16) == 7);

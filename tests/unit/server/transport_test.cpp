@@ -116,7 +116,7 @@ TEST_CASE("transport: the default cap is 64 MiB and is reported as such") {
   CHECK(f.error == "input ended inside an oversized message");
 }
 
-TEST_CASE("transport: end of input inside a message is an EOF with a reason; between messages it is clean") {
+TEST_CASE("transport: end of input inside a message is an EOF with a reason, between messages a clean one") {
   auto r = reader_over("Content-Length: 10\r\n\r\nabc");
   Frame f = r.next();
   CHECK(f.kind == Frame::Kind::Eof);

@@ -128,7 +128,15 @@ void Diagnoser::scan_range(uint32_t input, std::string_view chunk, size_t lo, si
     size_t pos = 0;
     while (pos < range.size()) {
       if (range[pos] == '[')
-        if (auto p = rank_prefix(range.substr(pos, 32))) note_rank(input, p->rank);
+        if (auto p = rank_prefix(range.substr(pos, 32))) {
+          auto& seen = state_->inputs[input].ranks_seen;
+          const size_t r = static_cast<size_t>(p->rank);
+          if (r >= seen.size() && r < (1u << 20)) seen.resize(r + 1);
+          if (r < seen.size() && !seen[r]) {
+            seen[r] = true;
+            note_rank(input, p->rank);
+          }
+        }
       const char* nl = static_cast<const char*>(std::memchr(range.data() + pos, '\n', range.size() - pos));
       if (!nl) break;
       ++n;

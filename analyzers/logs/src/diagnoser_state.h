@@ -25,6 +25,7 @@ struct InputState {
   std::string partial;  // the line in progress, capped at kMaxLine
   std::string tail;     // the last `context` lines, for context snapshots
   std::optional<double> last_time;
+  std::vector<bool> ranks_seen;  // ranks noted from screened-out chunks: skips the map lookup
   bool closed = false;
 };
 

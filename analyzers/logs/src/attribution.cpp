@@ -19,11 +19,12 @@ bool number(std::string_view s, size_t& i, int& value) {
 }
 
 // `[Rank 3]` or `[PG 0 Rank 3]` / `[PG ID 0 PG GUID 0(default_pg) Rank 3]` anywhere in the first
-// part of the line (ProcessGroupNCCL, DeepSpeed's `[Rank 3]`).
+// part of the line (ProcessGroupNCCL, DeepSpeed's `[Rank 3]` and `[rank 3]`).
 int bracket_rank(std::string_view line) {
   std::string_view head = line.substr(0, 512);
-  for (size_t pos = head.find("Rank "); pos != std::string_view::npos; pos = head.find("Rank ", pos + 1)) {
-    if (pos == 0) continue;
+  for (size_t at = head.find("ank "); at != std::string_view::npos; at = head.find("ank ", at + 1)) {
+    if (at < 2 || (head[at - 1] != 'R' && head[at - 1] != 'r')) continue;
+    const size_t pos = at - 1;
     // Must sit inside a bracket group that opened with `[Rank` or `[PG`.
     size_t open = head.rfind('[', pos);
     if (open == std::string_view::npos) continue;

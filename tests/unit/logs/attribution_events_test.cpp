@@ -22,6 +22,8 @@ TEST_CASE("attribution reads ranks, local ranks and nodes from real prefixes") {
   auto e = logs::attribute_line("[1,7]<stderr>:RuntimeError: boom");
   CHECK(e.rank == 7);
   CHECK(logs::attribute_line("Ranked 3 [not a rank] NCCL").empty());
+  CHECK(logs::attribute_line("[2024-01-01 12:00:00,000] [INFO] [engine.py:1] [rank 5] loss scale 1024").rank == 5);
+  CHECK(logs::attribute_line("the rank 5 of them").rank == -1);
 }
 
 TEST_CASE("file names attribute whole inputs") {

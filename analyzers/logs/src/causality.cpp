@@ -228,22 +228,29 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   // Collateral: one per (rank, entry), other than the initiator's own line and entry.
   std::set<std::pair<int, std::string>> seen{{primary->source->rank, primary->entry->id}};
   std::map<std::string, std::vector<int>> by_entry;
+  std::map<std::string, std::string> title_of;
+  std::vector<std::string> first_seen;  // the chain follows the order symptoms appeared in
   for (const auto& c : all) {
     if (&c == primary) continue;
     if (c.source == primary->source && c.entry->can_initiate()) continue;
     if (!seen.insert({c.source->rank, c.entry->id}).second) continue;
     if (d.collateral.size() >= 256) break;
     d.collateral.push_back({c.source->rank, c.entry->id, {st.inputs[c.source->input].summary.file, c.hit.line}});
-    if (!c.entry->can_initiate() || c.source != primary->source) by_entry[c.entry->id].push_back(c.source->rank);
+    if (!c.entry->can_initiate() || c.source != primary->source) {
+      if (!by_entry.count(c.entry->id)) first_seen.push_back(c.entry->id);
+      by_entry[c.entry->id].push_back(c.source->rank);
+      title_of[c.entry->id] = c.entry->title;
+    }
   }
-  for (auto& [id, ranks] : by_entry) {
+  for (const auto& id : first_seen) {
+    auto& ranks = by_entry[id];
     std::sort(ranks.begin(), ranks.end());
     ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
     std::vector<int> shown;
     for (int r : ranks)
       if (r >= 0) shown.push_back(r);
     std::string who = shown.empty() ? "unranked output" : (shown.size() > 1 ? "ranks " : "rank ") + join_ranks(shown);
-    d.chain.push_back("then " + who + ": " + id);
+    d.chain.push_back("then " + who + ": " + title_of[id] + " (" + id + ")");
   }
   if (report.root_cause) {
     const auto& rc = report.root_cause->cause;

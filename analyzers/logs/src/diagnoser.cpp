@@ -201,6 +201,9 @@ void Diagnoser::update_tail(uint32_t input, std::string_view chunk) {
 
 uint32_t Diagnoser::note_rank(uint32_t input, int rank) {
   State& st = *state_;
+  // Garbage that looks like rank prefixes must not grow the source table without bound.
+  constexpr size_t kMaxSources = 8192;
+  if (st.sources.size() >= kMaxSources && !st.source_of.count({input, rank})) rank = -1;
   auto [it, added] = st.source_of.try_emplace({input, rank}, static_cast<uint32_t>(st.sources.size()));
   if (added) {
     SourceInfo s;

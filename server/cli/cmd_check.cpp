@@ -43,6 +43,7 @@ const char* kHelp =
     "  --config FILE            Read [tool.denpex] from FILE instead of the nearest pyproject.toml\n"
     "  --no-config              Ignore pyproject.toml\n"
     "  --threads N              Worker threads (default: all cores; 1 checks files in order)\n"
+    "  --parse-only             Parse the files and run no rules (a benchmark baseline)\n"
     "  --color auto|always|never  Colour in text output (default: auto; NO_COLOR disables)\n"
     "  -h, --help               Show this help\n\n"
     "Suppress a finding with `# denpex: ignore[DPX001]` or `# noqa: DPX001` on its line, or for a whole\n"
@@ -115,13 +116,19 @@ bool write_atomically(const std::string& path, const std::string& text, std::str
 }
 
 struct Job {
-  bool fix = false, unsafe = false, diff = false;
+  bool fix = false, unsafe = false, diff = false, parse_only = false, json = false;
   python::AnalyzeOptions options;
 };
 
-void check_one(const Job& job, features::CheckedFile& f, std::string& diff) {
+void check_one(const Job& job, features::CheckedFile& f, std::string& diff, std::string& rendered) {
   std::string text;
   if (!read_whole(f.path, text, f.error)) return;
+  if (job.parse_only) {
+    // The benchmark's baseline: the same discovery, reading and threads, tree-sitter alone.
+    python::Tree t = python::parse(text);
+    if (!t) f.error = "cannot parse " + f.path;
+    return;
+  }
   if (job.fix || job.diff) {
     python::FixOutcome fixed = python::fix_all(text, job.options, job.unsafe);
     if (fixed.applied > 0 && fixed.text != text) {
@@ -135,6 +142,8 @@ void check_one(const Job& job, features::CheckedFile& f, std::string& diff) {
   }
   f.source = std::move(text);
   f.findings = python::analyze(std::string_view(f.source), job.options).findings;
+  // Rendering is a large share of the work on big trees: do it here, in parallel.
+  if (job.json) rendered = features::check_json_lines(f);
 }
 
 int list_rules(const std::string& format) {
@@ -150,7 +159,7 @@ int cmd_check(const Args& args) {
   Options opts("check", kHelp);
   opts.flag("fix").flag("unsafe-fixes").flag("diff").flag("statistics").flag("show-fixes").flag("list-rules");
   opts.flag("no-config").value("select").value("ignore").value("output-format").value("format").value("config");
-  opts.value("threads").value("color");
+  opts.value("threads").value("color").flag("parse-only");
   if (auto rc = opts.parse(args)) return *rc;
   if (opts.help()) return kOk;
   std::string format = opts.get("output-format", opts.get("format", "text"));
@@ -167,6 +176,8 @@ int cmd_check(const Args& args) {
   job.fix = opts.has("fix");
   job.diff = opts.has("diff");
   job.unsafe = opts.has("unsafe-fixes");
+  job.parse_only = opts.has("parse-only");
+  job.json = format == "json" && !opts.has("statistics");
 
   CheckConfig cfg;
   if (!opts.has("no-config")) {
@@ -208,7 +219,7 @@ int cmd_check(const Args& args) {
   }
 
   std::vector<features::CheckedFile> files(found.files.size());
-  std::vector<std::string> diffs(found.files.size());
+  std::vector<std::string> diffs(found.files.size()), rendered(found.files.size());
   for (size_t i = 0; i < files.size(); ++i) files[i].path = found.files[i];
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   if (opts.has("threads")) {
@@ -221,7 +232,7 @@ int cmd_check(const Args& args) {
   threads = static_cast<unsigned>(std::min<size_t>(threads, std::max<size_t>(1, files.size())));
   std::atomic<size_t> next{0};
   auto worker = [&] {
-    for (size_t i = next++; i < files.size(); i = next++) check_one(job, files[i], diffs[i]);
+    for (size_t i = next++; i < files.size(); i = next++) check_one(job, files[i], diffs[i], rendered[i]);
   };
   if (threads == 1) {
     worker();
@@ -254,7 +265,7 @@ int cmd_check(const Args& args) {
   if (opts.has("statistics")) {
     std::fputs(features::check_statistics(files).c_str(), stdout);
   } else if (format == "json") {
-    std::printf("%s\n", features::check_json(files).dump(2).c_str());
+    std::fputs(features::join_json_lines(rendered).c_str(), stdout);
   } else if (format == "sarif") {
     std::printf("%s\n", features::check_sarif(files, DENPEX_VERSION).dump(2).c_str());
   } else if (format == "github") {

@@ -99,32 +99,59 @@ std::string check_text(const std::vector<CheckedFile>& files, bool color, bool s
   return out;
 }
 
+json check_json_file(const CheckedFile& f) {
+  json arr = json::array();
+  core::LineIndex idx(f.source);
+  for (const auto& d : f.findings) {
+    json j = position_json(f.source, idx, d.range, "line", "column", "end_line", "end_column");
+    j["file"] = f.path;
+    j["code"] = d.code;
+    j["name"] = rule_name(d.code);
+    j["entry"] = d.entry.empty() ? json(nullptr) : json(d.entry);
+    j["severity"] = std::string(severity_name(d.severity));
+    j["message"] = d.message;
+    if (d.fix) {
+      json edits = json::array();
+      for (const auto& e : d.fix->edits) {
+        json je = position_json(f.source, idx, e.range, "line", "column", "end_line", "end_column");
+        je["new_text"] = e.new_text;
+        edits.push_back(je);
+      }
+      j["fix"] = {{"title", d.fix->title}, {"safe", d.fix->safe}, {"edits", edits}};
+    } else {
+      j["fix"] = nullptr;
+    }
+    arr.push_back(std::move(j));
+  }
+  return arr;
+}
+
+std::string check_json_lines(const CheckedFile& f) {
+  std::string out;
+  for (const auto& j : check_json_file(f)) {
+    if (!out.empty()) out += ",\n";
+    out += "  " + j.dump();
+  }
+  return out;
+}
+
+std::string join_json_lines(const std::vector<std::string>& chunks) {
+  std::string out = "[";
+  bool first = true;
+  for (const auto& c : chunks) {
+    if (c.empty()) continue;
+    out += first ? "\n" : ",\n";
+    out += c;
+    first = false;
+  }
+  out += first ? "]\n" : "\n]\n";
+  return out;
+}
+
 json check_json(const std::vector<CheckedFile>& files) {
   json arr = json::array();
-  for (const auto& f : files) {
-    core::LineIndex idx(f.source);
-    for (const auto& d : f.findings) {
-      json j = position_json(f.source, idx, d.range, "line", "column", "end_line", "end_column");
-      j["file"] = f.path;
-      j["code"] = d.code;
-      j["name"] = rule_name(d.code);
-      j["entry"] = d.entry.empty() ? json(nullptr) : json(d.entry);
-      j["severity"] = std::string(severity_name(d.severity));
-      j["message"] = d.message;
-      if (d.fix) {
-        json edits = json::array();
-        for (const auto& e : d.fix->edits) {
-          json je = position_json(f.source, idx, e.range, "line", "column", "end_line", "end_column");
-          je["new_text"] = e.new_text;
-          edits.push_back(je);
-        }
-        j["fix"] = {{"title", d.fix->title}, {"safe", d.fix->safe}, {"edits", edits}};
-      } else {
-        j["fix"] = nullptr;
-      }
-      arr.push_back(std::move(j));
-    }
-  }
+  for (const auto& f : files)
+    for (auto& j : check_json_file(f)) arr.push_back(std::move(j));
   return arr;
 }
 

@@ -26,6 +26,11 @@ HumanPosition human_position(std::string_view source, const core::LineIndex& ind
 
 std::string check_text(const std::vector<CheckedFile>& files, bool color, bool show_fixes);
 nlohmann::json check_json(const std::vector<CheckedFile>& files);
+nlohmann::json check_json_file(const CheckedFile& file);
+// The same array rendered one finding per line, built per file so workers can render in parallel:
+// join_json_lines({check_json_lines(a), check_json_lines(b)}) is a valid JSON array.
+std::string check_json_lines(const CheckedFile& file);
+std::string join_json_lines(const std::vector<std::string>& chunks);
 nlohmann::json check_sarif(const std::vector<CheckedFile>& files, const std::string& version);
 std::string check_github(const std::vector<CheckedFile>& files);
 // Per code: count, code, name, fixable count. Sorted by count, descending.

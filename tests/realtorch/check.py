@@ -13,7 +13,7 @@ JOBS = os.path.join(HERE, "jobs")
 # scenario -> (command, expected entry or None, expected rank or None, final exception type)
 SCENARIOS = {
     "gloo_shape_mismatch": ("gloo_launch.py", "matmul-shape-mismatch", 2, None),
-    "rank_sigkill": ("spawn_sigkill.py", None, None, "ProcessExitedException"),
+    "rank_sigkill": ("spawn_sigkill.py", "mp-spawn-process-killed", None, None),
     "dataloader_worker_killed": ("dataloader_killed.py", "dataloader-worker-killed", None, None),
     "state_dict_keys": ("state_dict_keys.py", "state-dict-missing-unexpected-keys", None, None),
     "autograd_inplace": ("autograd_inplace.py", "autograd-inplace-modified", None, None),

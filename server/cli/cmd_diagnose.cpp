@@ -31,6 +31,7 @@ const char* kHelp =
     "  --context N                  Lines kept before the first error line (default: 100)\n"
     "  --signatures DIR             Also load entries from DIR (repeatable)\n"
     "  --color auto|always|never    Colour in text output (default: auto; NO_COLOR disables)\n"
+    "  --exit-zero                  Exit 0 even when a failure is diagnosed (I/O errors still exit 2)\n"
     "  -h, --help                   Show this help\n\n"
     "Exit codes: 1 a failure was diagnosed, 0 none, 2 usage or I/O error.\n";
 
@@ -95,7 +96,7 @@ class Progress {
 
 int cmd_diagnose(const Args& args) {
   Options opts("diagnose", kHelp);
-  opts.value("format").value("signatures").value("color").value("context");
+  opts.value("format").value("signatures").value("color").value("context").flag("exit-zero");
   if (auto rc = opts.parse(args)) return *rc;
   if (opts.help()) return kOk;
   const std::string format = opts.get("format", "text");
@@ -166,7 +167,7 @@ int cmd_diagnose(const Args& args) {
     Style st = Style::for_stream(stdout, opts.get("color", "auto"));
     std::fputs(features::diagnose_text(report, st.enabled(), std::min<size_t>(dopts.context, 10)).c_str(), stdout);
   }
-  return report.diagnoses.empty() ? kOk : kFindings;
+  return report.diagnoses.empty() || opts.has("exit-zero") ? kOk : kFindings;
 }
 
 }  // namespace denpex::cli

@@ -123,6 +123,13 @@ TEST_CASE("diagnose: no match shows the first error line and the final exception
   CHECK(r.out.find("OSError: [Errno 122] Disk quota exceeded") != std::string::npos);
 }
 
+TEST_CASE("diagnose: --exit-zero reports the diagnosis but exits 0; I/O errors still exit 2") {
+  auto r = run_denpex({"diagnose", "--exit-zero", source_path("examples/oom-cascade")}, "", {{"NO_COLOR", "1"}});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("Diagnosis: CUDA out of memory") == 0);
+  CHECK(run_denpex({"diagnose", "--exit-zero", "/nonexistent/train.log"}).exit_code == 2);
+}
+
 TEST_CASE("diagnose: usage and I/O errors exit 2") {
   auto r = run_denpex({"diagnose", "/nonexistent/train.log"});
   CHECK(r.exit_code == 2);

@@ -85,22 +85,27 @@ std::string entry_markdown_brief(const core::Entry& e) {
   return out;
 }
 
+namespace {
+// The fields both JSON forms share, in the order both print them.
+nlohmann::json identity_json(const core::Entry& e) {
+  return {{"id", e.id},       {"title", e.title},
+          {"category", e.category}, {"tags", e.tags},
+          {"severity", core::to_string(e.severity)}, {"role", core::to_string(e.role)},
+          {"codes", e.codes}, {"source", e.source}};
+}
+}  // namespace
+
 nlohmann::json entry_summary_json(const core::Entry& e) {
+  nlohmann::json j = identity_json(e);
   nlohmann::json patterns = nlohmann::json::array();
   for (const auto& f : e.fingerprints) patterns.push_back(f.pattern);
-  return {{"id", e.id},
-          {"title", e.title},
-          {"category", e.category},
-          {"tags", e.tags},
-          {"severity", core::to_string(e.severity)},
-          {"role", core::to_string(e.role)},
-          {"fingerprints", patterns},
-          {"codes", e.codes},
-          {"examples", e.examples_match.size()},
-          {"source", e.source}};
+  j["fingerprints"] = std::move(patterns);
+  j["examples"] = e.examples_match.size();
+  return j;
 }
 
 nlohmann::json entry_json(const core::Entry& e) {
+  nlohmann::json out = identity_json(e);
   nlohmann::json fps = nlohmann::json::array();
   for (const auto& f : e.fingerprints) {
     nlohmann::json j = {{"pattern", f.pattern}, {"confidence", f.confidence}};
@@ -112,25 +117,18 @@ nlohmann::json entry_json(const core::Entry& e) {
   }
   nlohmann::json symptoms = nlohmann::json::array();
   for (const auto& s : e.symptoms) symptoms.push_back({{"symptom", s.symptom}, {"why", s.why}});
-  return {{"id", e.id},
-          {"title", e.title},
-          {"category", e.category},
-          {"tags", e.tags},
-          {"severity", core::to_string(e.severity)},
-          {"role", core::to_string(e.role)},
-          {"fingerprints", fps},
-          {"summary", e.summary},
-          {"mechanism", e.mechanism},
-          {"symptoms", symptoms},
-          {"confirm", e.confirm},
-          {"fix", e.fix},
-          {"prevention", e.prevention},
-          {"verify", e.verify},
-          {"related", e.related},
-          {"codes", e.codes},
-          {"references", e.references},
-          {"examples", {{"match", e.examples_match}, {"no_match", e.examples_no_match}}},
-          {"source", e.source}};
+  out["fingerprints"] = std::move(fps);
+  out["summary"] = e.summary;
+  out["mechanism"] = e.mechanism;
+  out["symptoms"] = std::move(symptoms);
+  out["confirm"] = e.confirm;
+  out["fix"] = e.fix;
+  out["prevention"] = e.prevention;
+  out["verify"] = e.verify;
+  out["related"] = e.related;
+  out["references"] = e.references;
+  out["examples"] = {{"match", e.examples_match}, {"no_match", e.examples_no_match}};
+  return out;
 }
 
 }  // namespace denpex::features

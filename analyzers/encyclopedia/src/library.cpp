@@ -4,25 +4,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "denpex/core/edit_distance.h"
+
 
 namespace denpex::encyclopedia {
 namespace fs = std::filesystem;
-
-namespace {
-
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-
-}  // namespace
 
 std::vector<std::string> Library::add_directory(const fs::path& dir, std::vector<Problem>& problems) {
   std::vector<std::string> added;
@@ -85,7 +71,7 @@ const core::Entry* Library::find(std::string_view id) const {
 std::vector<std::string> Library::closest_ids(std::string_view id, size_t n) const {
   std::vector<std::pair<size_t, std::string>> scored;
   for (const auto& e : entries_) {
-    size_t d = edit_distance(id, e.id);
+    size_t d = core::edit_distance(id, e.id);
     // An id that contains the query as a word is as good as a near spelling.
     if (!id.empty() && e.id.find(id) != std::string::npos) d = std::min<size_t>(d, 2);
     if (d <= std::max<size_t>(3, id.size() / 2)) scored.emplace_back(d, e.id);

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "denpex/core/condition.h"
+#include "denpex/core/edit_distance.h"
 #include "denpex/encyclopedia/library.h"
 
 namespace denpex::encyclopedia {
@@ -65,17 +66,9 @@ std::string closest_key(std::string_view key, const std::set<std::string, std::l
   std::string best;
   size_t best_score = 3;  // only suggest near misses
   for (const auto& k : keys) {
-    // Levenshtein distance, small strings.
-    std::vector<size_t> prev(k.size() + 1), cur(k.size() + 1);
-    for (size_t j = 0; j <= k.size(); ++j) prev[j] = j;
-    for (size_t i = 1; i <= key.size(); ++i) {
-      cur[0] = i;
-      for (size_t j = 1; j <= k.size(); ++j)
-        cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (key[i - 1] == k[j - 1] ? 0 : 1)});
-      std::swap(prev, cur);
-    }
-    if (prev[k.size()] < best_score) {
-      best_score = prev[k.size()];
+    size_t d = core::edit_distance(key, k);
+    if (d < best_score) {
+      best_score = d;
       best = k;
     }
   }

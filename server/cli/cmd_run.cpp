@@ -115,11 +115,9 @@ int cmd_run(const Args& args) {
   pid_t child_pid = -1;
   bool exited = false;
   asio::signal_set signals(ios, SIGINT, SIGTERM);
-  int forwarded = 0;
   std::function<void()> wait_signal = [&] {
     signals.async_wait([&](const boost::system::error_code& ec, int sig) {
       if (ec) return;
-      forwarded = sig;
       if (child_pid > 0) ::kill(-child_pid, sig);
       wait_signal();
     });
@@ -148,7 +146,6 @@ int cmd_run(const Args& args) {
   int code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WIFEXITED(status) ? WEXITSTATUS(status) : 1;
   // Grandchildren still alive in the group would be orphans: end them.
   if (::kill(-child_pid, 0) == 0) ::kill(-child_pid, SIGTERM);
-  (void)forwarded;
 
   logs::Report report = diag.finish();
   if (code != 0) {

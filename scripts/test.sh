@@ -5,6 +5,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 scripts/setup.sh python3-torch python3-yaml
+scripts/fetch-deps.sh --test-tools >/dev/null
 jobs=$(nproc)
 
 cmake --build build -j"$jobs"

@@ -1,5 +1,7 @@
 #include "denpex/server/check_report.h"
 
+#include <cctype>
+
 #include <algorithm>
 #include <map>
 
@@ -155,6 +157,25 @@ json check_json(const std::vector<CheckedFile>& files) {
   return arr;
 }
 
+// SARIF wants URIs: a relative path is relative to %SRCROOT% (code scanning resolves it against
+// the checkout), an absolute one becomes a file:// URI. Both are percent-encoded (RFC 3986).
+static json sarif_artifact_location(const std::string& path) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string uri;
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '/' || c == '-' || c == '.' || c == '_' || c == '~') {
+      uri += static_cast<char>(c);
+    } else {
+      uri += '%';
+      uri += hex[c >> 4];
+      uri += hex[c & 15];
+    }
+  }
+  if (!path.empty() && path[0] == '/') return {{"uri", "file://" + uri}};
+  if (uri.rfind("./", 0) == 0) uri.erase(0, 2);
+  return {{"uri", uri}, {"uriBaseId", "%SRCROOT%"}};
+}
+
 json check_sarif(const std::vector<CheckedFile>& files, const std::string& version) {
   json rules = json::array();
   std::map<std::string, size_t> index;
@@ -178,7 +199,7 @@ json check_sarif(const std::vector<CheckedFile>& files, const std::string& versi
                   {"level", sarif_level(d.severity)},
                   {"message", {{"text", d.message}}},
                   {"locations", json::array({{{"physicalLocation",
-                                               {{"artifactLocation", {{"uri", f.path}}}, {"region", region}}}}})}};
+                                               {{"artifactLocation", sarif_artifact_location(f.path)}, {"region", region}}}}})}};
       if (index.count(d.code)) res["ruleIndex"] = index[d.code];
       if (d.fix) {
         json replacements = json::array();
@@ -187,7 +208,7 @@ json check_sarif(const std::vector<CheckedFile>& files, const std::string& versi
               {{"deletedRegion", position_json(f.source, idx, e.range, "startLine", "startColumn", "endLine", "endColumn")},
                {"insertedContent", {{"text", e.new_text}}}});
         res["fixes"] = json::array({{{"description", {{"text", d.fix->title}}},
-                                     {"artifactChanges", json::array({{{"artifactLocation", {{"uri", f.path}}},
+                                     {"artifactChanges", json::array({{{"artifactLocation", sarif_artifact_location(f.path)},
                                                                        {"replacements", replacements}}})}}});
       }
       results.push_back(std::move(res));

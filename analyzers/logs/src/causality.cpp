@@ -114,6 +114,10 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
                    [&](const Cand* a, const Cand* b) { return rank_key(a) < rank_key(b); });
 
   if (all.empty()) return report;
+  // Info entries explain messages healthy runs print too (deprecation notices, a skipped fp16
+  // step, a graph break): on their own they are not a failure, so no diagnosis is made.
+  if (std::all_of(all.begin(), all.end(), [](const Cand& c) { return c.entry->severity == core::Severity::Info; }))
+    return report;
 
   Diagnosis d;
   const Cand* primary = nullptr;
@@ -198,6 +202,18 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       d.initiating_rank = primary->source->rank;
       d.initiating_local_rank = primary->source->local_rank;
       d.initiating_node = primary->source->node;
+      if (d.initiating_rank < 0) {
+        // Unprefixed output (torch < 2.2 prints no `[rankN]:`): a traceback torchrun copied into
+        // its summary table belongs to that table entry's rank; otherwise the root cause torchrun
+        // named in the same output is the process that printed the fault.
+        int table_rank = primary->source->events.table_traceback_rank(primary->hit.line);
+        if (table_rank >= 0) {
+          d.initiating_rank = table_rank;
+          hang_notes.push_back("torchrun's failure table shows this traceback for rank " + std::to_string(table_rank) + ".");
+        } else if (root_rank >= 0 && report.root_cause->where.file == file) {
+          d.initiating_rank = root_rank;
+        }
+      }
     }
   }
   if (d.initiating_rank >= 0 && d.initiating_rank == root_rank && report.root_cause) {

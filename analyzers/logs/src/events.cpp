@@ -76,10 +76,23 @@ void EventTracker::exception_line(uint64_t line, std::string_view text) {
   frames_ = 0;
 }
 
+static bool is_table_key(std::string_view key) {
+  for (std::string_view k : {"time", "host", "rank", "exitcode", "error_file", "traceback"})
+    if (key == k) return true;
+  return false;
+}
+
+int EventTracker::table_traceback_rank(uint64_t line) const {
+  for (const auto& t : table_tracebacks_)
+    if (line >= t.first_line && line <= t.last_line) return t.rank;
+  return -1;
+}
+
 void EventTracker::table_field(std::string_view key, std::string_view value) {
   if (table_ == Table::Failures) {
     if (key == "rank") {
       int r = leading_int(value);
+      failure_rank_ = r;
       if (r >= 0 && other_failed_.size() < kMaxEvents && std::find(other_failed_.begin(), other_failed_.end(), r) == other_failed_.end())
         other_failed_.push_back(r);
     }
@@ -111,17 +124,37 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
   }
   if (table_ == Table::None && trim(text) == "Failures:") {
     table_ = Table::Failures;
+    failure_rank_ = -1;
     return;
   }
   if (table_ != Table::None) {
     std::string_view t = trim(text);
+    // Inside a traceback the table copied (`  traceback : Traceback ...`): its frames are indented
+    // deeper than the fields and its exception line sits at the field indent, but is no field.
+    if (in_table_traceback_) {
+      size_t colon = t.find(':');
+      bool field = colon != std::string_view::npos && is_table_key(trim(t.substr(0, colon)));
+      if (!t.empty() && (text.starts_with("  ")) && !field) {
+        table_tracebacks_.back().last_line = line;
+        return;
+      }
+      in_table_traceback_ = false;
+    }
     if (t.starts_with("Failures:")) {
       table_ = Table::Failures;
+      failure_rank_ = -1;
       return;
     }
     size_t colon = t.find(':');
     if (!t.empty() && t[0] != '[' && t[0] != '=' && t[0] != '-' && colon != std::string_view::npos && colon < 16) {
-      table_field(trim(t.substr(0, colon)), trim(t.substr(colon + 1)));
+      std::string_view key = trim(t.substr(0, colon)), value = trim(t.substr(colon + 1));
+      table_field(key, value);
+      if (key == "traceback" && value.starts_with("Traceback (most recent call last)") &&
+          table_tracebacks_.size() < kMaxEvents) {
+        int rank = table_ == Table::Failures ? failure_rank_ : current_.rank;
+        table_tracebacks_.push_back({line, line, rank});
+        in_table_traceback_ = true;
+      }
       return;
     }
     if (t.starts_with("[") || t.starts_with("<NO_OTHER_FAILURES>")) return;
@@ -191,6 +224,7 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
 void EventTracker::finish() {
   if (table_ == Table::RootCause && current_.rank >= 0 && root_causes_.size() < kMaxEvents) root_causes_.push_back(current_);
   table_ = Table::None;
+  in_table_traceback_ = false;
   state_ = State::Idle;
 }
 

@@ -34,6 +34,14 @@ struct RootCause {
   std::string signal;  // "Signal 9 (SIGKILL) received by PID 1234" when the table says so
 };
 
+// A traceback torchrun copied into its summary table (`traceback : Traceback (most recent call
+// last):` and the indented lines after it): the lines [first_line, last_line] belong to `rank`.
+struct TableTraceback {
+  uint64_t first_line = 0;
+  uint64_t last_line = 0;
+  int rank = -1;
+};
+
 class EventTracker {
  public:
   // `text` is the normalized line without launcher prefix; lines arrive in order.
@@ -45,6 +53,9 @@ class EventTracker {
   const std::vector<RootCause>& root_causes() const { return root_causes_; }
   // Ranks named in the `Failures:` section of a torchrun summary (other than the root cause).
   const std::vector<int>& other_failed_ranks() const { return other_failed_; }
+  const std::vector<TableTraceback>& table_tracebacks() const { return table_tracebacks_; }
+  // The rank whose table traceback contains `line`, -1 when none does.
+  int table_traceback_rank(uint64_t line) const;
 
   static constexpr size_t kMaxEvents = 256;
 
@@ -64,10 +75,12 @@ class EventTracker {
   Table table_ = Table::None;
   RootCause current_;
   int failure_rank_ = -1;
+  bool in_table_traceback_ = false;
 
   std::vector<ExceptionEvent> exceptions_;
   std::vector<RootCause> root_causes_;
   std::vector<int> other_failed_;
+  std::vector<TableTraceback> table_tracebacks_;
 };
 
 // `RuntimeError: boom` -> {"RuntimeError", "boom"}; nullopt when the line does not look like the

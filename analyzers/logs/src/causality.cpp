@@ -130,7 +130,11 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   } else {
     // Only collateral: look for the rank that never reached the collective (a hang), else report
     // the earliest symptom with low confidence and say the initiator is not in these logs.
+    // The most specific symptom names the failure best (a watchdog timeout rather than the
+    // teardown lines printed around it); among equals, the earliest.
     primary = &all.front();
+    for (const auto& c : all)
+      if (c.hit.confidence > primary->hit.confidence) primary = &c;
     d.confidence = primary->hit.confidence * 0.5;
     std::map<int, uint64_t> seq_of, completed_of;
     for (const auto& c : all) {

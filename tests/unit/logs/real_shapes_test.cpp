@@ -27,7 +27,11 @@ std::vector<core::Entry> library() {
           entry("oom", core::Role::Initiator, core::Severity::Fatal, R"(CUDA out of memory\. Tried to allocate)"),
           entry("deprecation", core::Role::Either, core::Severity::Info,
                 R"(torch\.utils\.checkpoint: the use_reentrant parameter should be passed explicitly)"),
-          entry("overflow", core::Role::Either, core::Severity::Info, R"(OVERFLOW! Rank \d+ Skipping step)")};
+          entry("overflow", core::Role::Either, core::Severity::Info, R"(OVERFLOW! Rank \d+ Skipping step)"),
+          entry("teardown", core::Role::Collateral, core::Severity::Fatal,
+                R"(To avoid data inconsistency, we are taking the entire process down)", 0.6),
+          entry("watchdog", core::Role::Collateral, core::Severity::Fatal,
+                R"(Watchdog caught collective operation timeout: WorkNCCL\(SeqNum=(?P<seq>\d+))", 0.75)};
 }
 logs::Report diagnose(const std::string& name, const std::vector<std::string>& lines) {
   static auto lib = library();
@@ -129,4 +133,15 @@ TEST_CASE("info-level notices do not hide a real failure next to them") {
                                   "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 5.80 GiB total capacity)"});
   REQUIRE(r.diagnoses.size() == 1);
   CHECK(r.diagnoses[0].entry->id == "oom");
+}
+
+TEST_CASE("with only symptoms, the most specific one is reported, not the teardown printed first") {
+  auto r = diagnose("train.log",
+                    {"[rank1]:[E ProcessGroupNCCL.cpp:583] [Rank 1] To avoid data inconsistency, we are taking the entire process down.",
+                     "[rank1]:[E ProcessGroupNCCL.cpp:1414] [PG 0 Rank 1] Process group watchdog thread terminated with exception: "
+                     "[Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1474236, OpType=_ALLGATHER_BASE, "
+                     "NumelIn=262675456, NumelOut=1050701824, Timeout(ms)=600000) ran for 600096 milliseconds before timing out."});
+  REQUIRE(r.diagnoses.size() == 1);
+  CHECK(r.diagnoses[0].entry->id == "watchdog");
+  CHECK(r.diagnoses[0].first_error.line == 2);
 }

@@ -5,6 +5,11 @@
 
 #include "denpex/logs/normalize.h"
 #include "diagnoser_state.h"
+#include "prefilter.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace denpex::logs {
 namespace {
@@ -43,7 +48,8 @@ Diagnoser::Diagnoser(const Matcher& matcher, DiagnoseOptions options)
   bool ok = true;
   auto add = [&](std::string_view p) {
     if (p.empty()) return;
-    if (screen_->Add(screen_pattern(p), nullptr) < 0) ok = false;
+    screen_patterns_.push_back(screen_pattern(p));
+    if (screen_->Add(screen_patterns_.back(), nullptr) < 0) ok = false;
   };
   for (const auto& e : matcher.entries())
     for (const auto& fp : e.fingerprints) {
@@ -53,7 +59,10 @@ Diagnoser::Diagnoser(const Matcher& matcher, DiagnoseOptions options)
     }
   for (const char* m : kEventMarkers) add(m);
   // A pattern the screen cannot hold would make it blind to that pattern: walk every line then.
-  if (!ok || !screen_->Compile()) screen_.reset();
+  if (!ok || !screen_->Compile()) {
+    screen_.reset();
+    screen_patterns_.clear();
+  }
 }
 
 Diagnoser::~Diagnoser() = default;
@@ -69,16 +78,35 @@ uint32_t Diagnoser::open(std::string name) {
   return static_cast<uint32_t>(state_->inputs.size() - 1);
 }
 
-bool Diagnoser::screen(std::string_view chunk) const {
+bool Diagnoser::screen(std::string_view chunk, size_t lo, size_t hi) const {
   if (!screen_) return true;
+  if (use_hits_) {
+    // No literal occurrence wholly inside [lo, hi): no screen pattern can match there.
+    auto it = std::lower_bound(hits_.begin(), hits_.end(), std::pair<uint32_t, uint32_t>(static_cast<uint32_t>(lo), 0));
+    bool any = false;
+    for (; it != hits_.end() && it->first < hi; ++it)
+      if (it->second <= hi) {
+        any = true;
+        break;
+      }
+    if (!any) return false;
+  }
   RE2::Set::ErrorInfo info;
-  bool hit = screen_->Match(re2::StringPiece(chunk.data(), chunk.size()), nullptr, &info);
+  bool hit = screen_->Match(re2::StringPiece(chunk.data() + lo, hi - lo), nullptr, &info);
   // The DFA can run out of memory on adversarial input: then look at every line.
   return hit || info.kind != RE2::Set::kNoError;
 }
 
 void Diagnoser::feed(uint32_t input, std::string_view bytes) {
   InputState& in = state_->inputs[input];
+  fed_ += bytes.size();
+  if (!prefilter_built_ && screen_ && fed_ >= options_.prefilter_after) {
+    // The bytes at hand are the sample that tells which literal windows this log repeats.
+    prefilter_built_ = true;
+    prefilter_ = LiteralPrefilter::build(screen_patterns_, bytes);
+    screen_patterns_.clear();
+    screen_patterns_.shrink_to_fit();
+  }
   in.summary.bytes += bytes.size();
   if (!in.summary.binary && std::memchr(bytes.data(), '\0', bytes.size()) != nullptr) in.summary.binary = true;
   if (!in.partial.empty()) {
@@ -115,35 +143,79 @@ void Diagnoser::close(uint32_t input) {
 }
 
 void Diagnoser::process_chunk(uint32_t input, std::string_view chunk) {
+  use_hits_ = false;
+  if (prefilter_ && chunk.size() < (uint64_t(1) << 32)) {
+    hits_.clear();
+    use_hits_ = prefilter_->find(chunk, &hits_);
+  }
   scan_range(input, chunk, 0, chunk.size());
+  use_hits_ = false;
   update_tail(input, chunk);
+}
+
+void Diagnoser::skip_range(uint32_t input, std::string_view range) {
+  // Nothing to match, but which ranks are alive matters for hangs: a rank that logs only
+  // healthy lines is the one that never reached the collective. One pass finds the newlines
+  // (counted) and looks at the line after each for a rank prefix.
+  InputState& in = state_->inputs[input];
+  const char* p = range.data();
+  const size_t size = range.size();
+  auto look = [&](size_t pos) {
+    if (p[pos] != '[') return;
+    int rank = -1;
+    if (size - pos >= 5 && std::memcmp(p + pos, "[rank", 5) == 0) {
+      // rank_prefix() inlined for the common torchrun form: "[rank" up to 7 digits "]:",
+      // within the 32 bytes it looks at.
+      const size_t lim = std::min(size, pos + 32);
+      size_t j = pos + 5;
+      const size_t start = j;
+      int value = 0;
+      while (j < lim && p[j] >= '0' && p[j] <= '9' && j - start < 7) value = value * 10 + (p[j++] - '0');
+      if (j == start || j + 2 > lim || p[j] != ']' || p[j + 1] != ':') return;
+      rank = value;
+    } else {
+      auto prefix = rank_prefix(range.substr(pos, 32));
+      if (!prefix) return;
+      rank = prefix->rank;
+    }
+    auto& seen = in.ranks_seen;
+    const size_t r = static_cast<size_t>(rank);
+    if (r >= seen.size() && r < (1u << 20)) seen.resize(r + 1);
+    if (r < seen.size() && !seen[r]) {
+      seen[r] = true;
+      note_rank(input, rank);
+    }
+  };
+  if (size == 0) return;
+  look(0);
+  uint64_t n = 0;
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i nl = _mm_set1_epi8('\n');
+  for (; i + 16 <= size; i += 16) {
+    unsigned mask = static_cast<unsigned>(
+        _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), nl)));
+    while (mask != 0) {
+      const size_t k = i + static_cast<size_t>(__builtin_ctz(mask));
+      mask &= mask - 1;
+      ++n;
+      if (k + 1 < size) look(k + 1);
+    }
+  }
+#endif
+  for (; i < size; ++i)
+    if (p[i] == '\n') {
+      ++n;
+      if (i + 1 < size) look(i + 1);
+    }
+  in.summary.lines += n;
+  state_->order += n;
 }
 
 void Diagnoser::scan_range(uint32_t input, std::string_view chunk, size_t lo, size_t hi) {
   std::string_view range = chunk.substr(lo, hi - lo);
-  if (!screen(range)) {
-    // Nothing to match, but which ranks are alive matters for hangs: a rank that logs only
-    // healthy lines is the one that never reached the collective.
-    uint64_t n = 0;
-    size_t pos = 0;
-    while (pos < range.size()) {
-      if (range[pos] == '[')
-        if (auto p = rank_prefix(range.substr(pos, 32))) {
-          auto& seen = state_->inputs[input].ranks_seen;
-          const size_t r = static_cast<size_t>(p->rank);
-          if (r >= seen.size() && r < (1u << 20)) seen.resize(r + 1);
-          if (r < seen.size() && !seen[r]) {
-            seen[r] = true;
-            note_rank(input, p->rank);
-          }
-        }
-      const char* nl = static_cast<const char*>(std::memchr(range.data() + pos, '\n', range.size() - pos));
-      if (!nl) break;
-      ++n;
-      pos = static_cast<size_t>(nl - range.data()) + 1;
-    }
-    state_->inputs[input].summary.lines += n;
-    state_->order += n;
+  if (!screen(chunk, lo, hi)) {
+    skip_range(input, range);
     return;
   }
   // Halve a hit range until it is small, so one interesting line costs a few screens rather

@@ -35,11 +35,12 @@ Matcher::Matcher(const std::vector<core::Entry>& entries) : entries_(entries) {
   for (uint32_t e = 0; e < entries.size(); ++e) {
     for (uint32_t f = 0; f < entries[e].fingerprints.size(); ++f) {
       const auto& fp = entries[e].fingerprints[f];
-      auto re = std::make_unique<RE2>(fp.pattern, pattern_options());
-      if (!re->ok()) continue;
+      // The Set parses the pattern with the same options: if it is accepted, so is the RE2.
       int id = add(fp.pattern);
       if (id < 0) continue;
-      Fp entry_fp{e, f, -1, -1, std::move(re), std::nullopt};
+      Fp entry_fp;
+      entry_fp.entry = e;
+      entry_fp.index = f;
       entry_fp.requires_id = add_helper(fp.requires_pattern);
       entry_fp.excludes_id = add_helper(fp.excludes_pattern);
       if (!fp.when.empty()) entry_fp.when = core::Condition::parse(fp.when, nullptr);
@@ -64,13 +65,20 @@ const Matcher::Fp* Matcher::fingerprint(int id) const {
   return fp < 0 ? nullptr : &fps_[static_cast<size_t>(fp)];
 }
 
+const RE2& Matcher::Fp::regex(const std::string& pattern) const {
+  std::call_once(*once_, [&] { re_ = std::make_unique<RE2>(pattern, pattern_options()); });
+  return *re_;
+}
+
 bool Matcher::extract(const Fp& fp, std::string_view line, Captures* out) const {
-  const int n = fp.re->NumberOfCapturingGroups();
+  const RE2& re = fp.regex(entries_[fp.entry].fingerprints[fp.index].pattern);
+  if (!re.ok()) return false;
+  const int n = re.NumberOfCapturingGroups();
   std::vector<re2::StringPiece> groups(static_cast<size_t>(n) + 1);
-  if (!fp.re->Match(re2::StringPiece(line.data(), line.size()), 0, line.size(), RE2::UNANCHORED, groups.data(),
+  if (!re.Match(re2::StringPiece(line.data(), line.size()), 0, line.size(), RE2::UNANCHORED, groups.data(),
                     n + 1))
     return false;
-  for (const auto& [name, index] : fp.re->NamedCapturingGroups()) {
+  for (const auto& [name, index] : re.NamedCapturingGroups()) {
     const auto& g = groups[static_cast<size_t>(index)];
     if (g.data() != nullptr) (*out)[name] = std::string(g.data(), g.size());
   }

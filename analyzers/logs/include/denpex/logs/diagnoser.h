@@ -5,7 +5,9 @@
 //
 // Most chunks of a healthy log contain nothing of interest, so each chunk is first screened with
 // one multi-line RE2::Set over the raw bytes (every fingerprint, helper and event marker); only
-// chunks it hits are walked line by line (normalize, attribute, track events, match).
+// chunks it hits are walked line by line (normalize, attribute, track events, match). On large
+// inputs a literal prefilter (src/prefilter.h) runs first: where none of the literals that every
+// screen match must contain occurs, the Set cannot hit and is not run.
 #include <re2/set.h>
 
 #include <functional>
@@ -25,7 +27,13 @@ namespace denpex::logs {
 
 struct DiagnoseOptions {
   size_t context = 100;  // lines kept before the first error line
+  // Bytes fed (all inputs together) before the literal prefilter is built. Building it costs
+  // about as much as screening a few MiB, so small inputs are screened by the Set alone; the
+  // result is the same either way (0: build it at once, SIZE_MAX: never).
+  size_t prefilter_after = 8u << 20;
 };
+
+class LiteralPrefilter;
 
 // The first initiating-fault fingerprint seen while streaming (`denpex run`'s live line).
 struct LiveFault {
@@ -63,12 +71,20 @@ class Diagnoser {
   void scan_range(uint32_t input, std::string_view chunk, size_t lo, size_t hi);
   void update_tail(uint32_t input, std::string_view chunk);
   void process_line(uint32_t input, std::string_view chunk, size_t offset, size_t length);
-  bool screen(std::string_view chunk) const;
+  bool screen(std::string_view chunk, size_t lo, size_t hi) const;
+  void skip_range(uint32_t input, std::string_view range);
   uint32_t note_rank(uint32_t input, int rank);
 
   const Matcher& matcher_;
   DiagnoseOptions options_;
   std::unique_ptr<RE2::Set> screen_;
+  std::vector<std::string> screen_patterns_;  // kept until the prefilter is built from them
+  std::unique_ptr<LiteralPrefilter> prefilter_;
+  bool prefilter_built_ = false;
+  uint64_t fed_ = 0;
+  // Literal occurrences [begin, end) in the chunk being processed; valid when use_hits_.
+  std::vector<std::pair<uint32_t, uint32_t>> hits_;
+  bool use_hits_ = false;
   std::unique_ptr<State> state_;
   std::function<void(const LiveFault&)> live_;
   bool live_fired_ = false;

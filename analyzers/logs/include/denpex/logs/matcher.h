@@ -1,11 +1,14 @@
 #pragma once
 // Every fingerprint of the library in one unanchored RE2::Set: one pass per line finds which
-// patterns hit; only those are re-run with their own RE2 to pull named captures.
+// patterns hit; only those are re-run with their own RE2 to pull named captures. A
+// fingerprint's own RE2 is compiled the first time the Set reports it (most never hit), once,
+// under std::call_once: a constructed Matcher is safe to share between threads.
 #include <re2/re2.h>
 #include <re2/set.h>
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,8 +34,13 @@ class Matcher {
     uint32_t index;
     int requires_id = -1;  // pattern id in the Set, -1 when none
     int excludes_id = -1;
-    std::unique_ptr<RE2> re;
     std::optional<core::Condition> when;
+
+   private:
+    friend class Matcher;
+    const RE2& regex(const std::string& pattern) const;
+    mutable std::unique_ptr<std::once_flag> once_ = std::make_unique<std::once_flag>();
+    mutable std::unique_ptr<RE2> re_;  // built under once_
   };
 
   // Pattern ids (fingerprints and requires/excludes helpers) that hit `line`, ascending.

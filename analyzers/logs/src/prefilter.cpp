@@ -1,0 +1,209 @@
+#include "prefilter.h"
+
+#include <re2/filtered_re2.h>
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace denpex::logs {
+namespace {
+
+constexpr size_t kWindow = 4;  // bytes hashed per probe; also the shortest usable atom
+constexpr size_t kMaxStride = 8;
+
+inline uint32_t load32(const char* p) {
+  uint32_t w;
+  std::memcpy(&w, p, sizeof w);
+  return w;
+}
+
+template <int Bits>
+inline uint32_t window_hash(uint32_t w) {
+  // `| 0x20` folds ASCII upper case onto lower case (and merges a few other byte pairs, which
+  // only adds candidates that the exact compare then rejects).
+  return ((w | 0x20202020u) * 0x9E3779B1u) >> (32 - Bits);
+}
+
+template <int Bits>
+inline uint32_t window_hash2(uint32_t w) {
+  return ((w | 0x20202020u) * 0x85EBCA77u) >> (32 - Bits);
+}
+
+inline unsigned char lower(unsigned char c) { return (c >= 'A' && c <= 'Z') ? static_cast<unsigned char>(c | 0x20) : c; }
+
+// The longest run of ASCII bytes of an atom: RE2 lowercases atoms by Unicode rules, the probe
+// here folds ASCII only, so a non-ASCII part could be spelled differently in the text.
+std::string_view ascii_core(std::string_view atom) {
+  std::string_view best;
+  size_t start = 0;
+  for (size_t i = 0; i <= atom.size(); ++i) {
+    if (i == atom.size() || static_cast<unsigned char>(atom[i]) >= 0x80) {
+      if (i - start > best.size()) best = atom.substr(start, i - start);
+      start = i + 1;
+    }
+  }
+  return best;
+}
+
+// Characters outside ASCII whose Unicode lowercase is ASCII, so that RE2's case folding can
+// match them where an atom has an ASCII letter: U+017F LATIN SMALL LETTER LONG S (s) and
+// U+212A KELVIN SIGN (k). These are the only two (checked against RE2 over all code points).
+bool has_ascii_folding_rune(const char* p, size_t n) {
+  const char* end = p + n;
+  for (const char* q = p; (q = static_cast<const char*>(std::memchr(q, 0xC5, static_cast<size_t>(end - q))));) {
+    if (q + 1 < end && static_cast<unsigned char>(q[1]) == 0xBF) return true;
+    ++q;
+  }
+  for (const char* q = p; (q = static_cast<const char*>(std::memchr(q, 0xE2, static_cast<size_t>(end - q))));) {
+    if (q + 2 < end && static_cast<unsigned char>(q[1]) == 0x84 && static_cast<unsigned char>(q[2]) == 0xAA) return true;
+    ++q;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::unique_ptr<LiteralPrefilter> LiteralPrefilter::build(const std::vector<std::string>& patterns,
+                                                           std::string_view sample) {
+  if (patterns.empty()) return nullptr;
+  re2::FilteredRE2 filter(static_cast<int>(kWindow));
+  RE2::Options options;
+  options.set_log_errors(false);
+  for (const auto& p : patterns) {
+    int id = 0;
+    if (filter.Add(p, options, &id) != RE2::NoError) return nullptr;
+  }
+  std::vector<std::string> atoms;
+  filter.Compile(&atoms);
+  std::vector<int> passed;
+  filter.AllPotentials({}, &passed);
+  if (!passed.empty()) return nullptr;  // some pattern has no usable literal
+
+  // The cut: assume atoms present, shortest (most common) first, while no pattern passes.
+  std::vector<int> order(atoms.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return atoms[a].size() < atoms[b].size(); });
+  std::vector<int> present;
+  std::vector<bool> assumed(atoms.size(), false);
+  for (int a : order) {
+    std::vector<int> trial = present;
+    trial.insert(std::upper_bound(trial.begin(), trial.end(), a), a);
+    passed.clear();
+    filter.AllPotentials(trial, &passed);
+    if (passed.empty()) {
+      present = std::move(trial);
+      assumed[static_cast<size_t>(a)] = true;
+    }
+  }
+  std::vector<std::string> cut;
+  for (size_t i = 0; i < atoms.size(); ++i) {
+    if (assumed[i]) continue;
+    std::string_view core = ascii_core(atoms[i]);
+    if (core.size() < kWindow) return nullptr;
+    cut.emplace_back(core);
+  }
+  if (cut.empty()) return nullptr;
+  // An atom containing another cut atom adds nothing: wherever it occurs, so does the shorter.
+  std::sort(cut.begin(), cut.end(), [](const std::string& a, const std::string& b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
+  });
+  cut.erase(std::unique(cut.begin(), cut.end()), cut.end());
+  auto out = std::unique_ptr<LiteralPrefilter>(new LiteralPrefilter());
+  for (auto& a : cut) {
+    bool redundant = false;
+    for (const auto& kept : out->atoms_)
+      if (a.find(kept) != std::string::npos) {
+        redundant = true;
+        break;
+      }
+    if (!redundant) out->atoms_.push_back(std::move(a));
+  }
+  size_t shortest = out->atoms_.front().size();
+  out->stride_ = std::clamp<size_t>(shortest - kWindow + 1, 1, kMaxStride);
+  // How often each window hash occurs in the sample.
+  std::vector<uint32_t> seen(sample.size() >= kWindow ? size_t(1) << kBits : 0, 0);
+  for (size_t i = 0; i + kWindow <= sample.size(); ++i) {
+    uint32_t& c = seen[window_hash<kBits>(load32(sample.data() + i))];
+    if (c < UINT32_MAX) ++c;
+  }
+  out->bits_.assign((size_t(1) << kBits) / 64, 0);
+  out->bits2_.assign((size_t(1) << kBits) / 64, 0);
+  for (uint32_t a = 0; a < out->atoms_.size(); ++a) {
+    const std::string& atom = out->atoms_[a];
+    // Every occurrence covers exactly one probed position, at one of `stride` consecutive
+    // window offsets starting at `base`; the base whose windows the sample holds least wins.
+    const size_t bases = atom.size() - kWindow - out->stride_ + 2;
+    uint32_t base = 0;
+    uint64_t best = UINT64_MAX;
+    for (size_t b = 0; b < bases && !seen.empty(); ++b) {
+      uint64_t cost = 0;
+      for (size_t off = b; off < b + out->stride_; ++off) cost += seen[window_hash<kBits>(load32(atom.data() + off))];
+      if (cost < best) {
+        best = cost;
+        base = static_cast<uint32_t>(b);
+      }
+    }
+    for (uint32_t off = base; off < base + out->stride_; ++off) {
+      uint32_t h = window_hash<kBits>(load32(atom.data() + off));
+      out->bits_[h >> 6] |= uint64_t(1) << (h & 63);
+      uint32_t h2 = window_hash2<kBits>(load32(atom.data() + off));
+      out->bits2_[h2 >> 6] |= uint64_t(1) << (h2 & 63);
+      out->slots_.push_back(Slot{h, a, off});
+    }
+  }
+  std::sort(out->slots_.begin(), out->slots_.end(),
+            [](const Slot& x, const Slot& y) { return x.hash != y.hash ? x.hash < y.hash : x.atom < y.atom; });
+  return out;
+}
+
+void LiteralPrefilter::verify(const char* text, size_t n, size_t at, uint32_t hash,
+                              std::vector<std::pair<uint32_t, uint32_t>>* hits) const {
+  const uint32_t h2 = window_hash2<kBits>(load32(text + at));
+  if (((bits2_[h2 >> 6] >> (h2 & 63)) & 1) == 0) return;
+  auto it = std::lower_bound(slots_.begin(), slots_.end(), hash, [](const Slot& s, uint32_t h) { return s.hash < h; });
+  for (; it != slots_.end() && it->hash == hash; ++it) {
+    if (at < it->offset) continue;
+    const size_t start = at - it->offset;
+    const std::string& atom = atoms_[it->atom];
+    if (start + atom.size() > n) continue;
+    size_t k = 0;
+    while (k < atom.size() && lower(static_cast<unsigned char>(text[start + k])) == static_cast<unsigned char>(atom[k])) ++k;
+    if (k == atom.size()) hits->emplace_back(static_cast<uint32_t>(start), static_cast<uint32_t>(start + atom.size()));
+  }
+}
+
+bool LiteralPrefilter::find(std::string_view text, std::vector<std::pair<uint32_t, uint32_t>>* hits) const {
+  const char* p = text.data();
+  const size_t n = text.size();
+  if (has_ascii_folding_rune(p, n)) return false;
+  if (n < kWindow) return true;
+  const size_t first_hit = hits->size();
+  const uint64_t* bits = bits_.data();
+  const size_t s = stride_;
+  const size_t last = n - kWindow;  // the last position a window fits at
+  auto test = [bits](uint32_t h) { return (bits[h >> 6] >> (h & 63)) & 1; };
+  size_t i = 0;
+  // Four independent probes per step: no dependency between them, unlike a DFA's state chain.
+  for (; i + 3 * s <= last; i += 4 * s) {
+    const uint32_t h0 = window_hash<kBits>(load32(p + i));
+    const uint32_t h1 = window_hash<kBits>(load32(p + i + s));
+    const uint32_t h2 = window_hash<kBits>(load32(p + i + 2 * s));
+    const uint32_t h3 = window_hash<kBits>(load32(p + i + 3 * s));
+    if ((test(h0) | test(h1) | test(h2) | test(h3)) == 0) [[likely]]
+      continue;
+    if (test(h0)) verify(p, n, i, h0, hits);
+    if (test(h1)) verify(p, n, i + s, h1, hits);
+    if (test(h2)) verify(p, n, i + 2 * s, h2, hits);
+    if (test(h3)) verify(p, n, i + 3 * s, h3, hits);
+  }
+  for (; i <= last; i += s) {
+    const uint32_t h = window_hash<kBits>(load32(p + i));
+    if (test(h)) verify(p, n, i, h, hits);
+  }
+  // Atoms are probed at different offsets: occurrences come out of order.
+  std::sort(hits->begin() + static_cast<std::ptrdiff_t>(first_hit), hits->end());
+  return true;
+}
+
+}  // namespace denpex::logs

@@ -122,6 +122,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   Diagnosis d;
   const Cand* primary = nullptr;
   std::vector<std::string> hang_notes;
+  std::string hang_start;  // the first link of the chain when a hang was traced to a rank
   if (!initiators.empty()) {
     primary = initiators.front();
     d.confidence = primary->hit.confidence;
@@ -162,6 +163,8 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
                            std::to_string(seq_of.size()) + " timed out on a collective (SeqNum " + std::to_string(seq) +
                            ") and rank" + (silent.size() > 1 ? "s " : " ") + join_ranks(silent) +
                            " never logged it: the hang started there.");
+      hang_start = "rank " + std::to_string(hung) + ": never reached collective SeqNum " + std::to_string(seq) +
+                   " that the other ranks waited in; its last lines in the log show where it stopped";
     } else if (completed_of.size() >= 2) {
       auto low = std::min_element(completed_of.begin(), completed_of.end(),
                                   [](const auto& a, const auto& b) { return a.second < b.second; });
@@ -172,6 +175,8 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
         hang_notes.push_back("Rank " + std::to_string(hung) + " completed collectives only up to SeqNum " +
                              std::to_string(low->second) + " while others reached " + std::to_string(high->second) +
                              ": it fell behind first.");
+        hang_start = "rank " + std::to_string(hung) + ": stopped completing collectives after SeqNum " +
+                     std::to_string(low->second) + " while the others went on to " + std::to_string(high->second);
       }
     } else if (seq_of.size() >= 2) {
       auto low = std::min_element(seq_of.begin(), seq_of.end(),
@@ -183,6 +188,8 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
         hang_notes.push_back("Rank " + std::to_string(hung) + " timed out on SeqNum " + std::to_string(low->second) +
                              " while others waited in SeqNum " + std::to_string(high->second) +
                              ": the ranks are desynchronized and it is the one behind.");
+        hang_start = "rank " + std::to_string(hung) + ": fell behind at SeqNum " + std::to_string(low->second) +
+                     " while the others waited in SeqNum " + std::to_string(high->second);
       }
     }
     if (hung >= 0) {
@@ -235,7 +242,9 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   d.findings = findings_from_captures(d.captures);
   for (auto& n : hang_notes) d.findings.push_back(n);
 
-  // The causal chain, earliest first.
+  // The causal chain, earliest first. A traced hang starts at the rank that stopped, although
+  // the first line in the log is another rank's timeout.
+  if (!hang_start.empty()) d.chain.push_back(hang_start);
   d.chain.push_back(rank_str(primary->source->rank) + ": " + primary->entry->title + " at " + at(st, *primary) +
                     (primary->entry->can_initiate() ? "" : " (a symptom)"));
   for (const auto& ex : primary->source->events.exceptions()) {

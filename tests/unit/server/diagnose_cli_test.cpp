@@ -91,6 +91,8 @@ TEST_CASE("diagnose: each fixture names the right failure and rank") {
   CHECK(x["initiating_node"] == "node-02");
   auto h = diagnose_json("tests/fixtures/logs/hang-seq.log")["diagnoses"][0];
   CHECK(h["initiating_rank"] == 2);
+  // The chain starts where the hang started, not at the first timeout printed by another rank.
+  CHECK(h["chain"][0].get<std::string>().rfind("rank 2: never reached collective SeqNum 301", 0) == 0);
   auto i = diagnose_json("tests/fixtures/logs/interleaved-ansi.log")["diagnoses"][0];
   CHECK(i["entry"] == "tensor-device-mismatch");
   CHECK(i["initiating_rank"] == 1);

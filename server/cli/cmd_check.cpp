@@ -129,7 +129,7 @@ void check_one(const Job& job, features::CheckedFile& f, std::string& diff, std:
     if (!t) f.error = "cannot parse " + f.path;
     return;
   }
-  if (job.fix || job.diff) {
+  if ((job.fix || job.diff) && python::may_have_findings(text)) {
     python::FixOutcome fixed = python::fix_all(text, job.options, job.unsafe);
     if (fixed.applied > 0 && fixed.text != text) {
       if (job.diff) {
@@ -141,6 +141,8 @@ void check_one(const Job& job, features::CheckedFile& f, std::string& diff, std:
     }
   }
   f.source = std::move(text);
+  // Text that cannot yield a finding is not parsed at all (see may_have_findings).
+  if (!python::may_have_findings(f.source)) return;
   f.findings = python::analyze(std::string_view(f.source), job.options).findings;
   // Rendering is a large share of the work on big trees: do it here, in parallel.
   if (job.json) rendered = features::check_json_lines(f);

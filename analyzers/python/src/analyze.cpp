@@ -60,6 +60,26 @@ void report_unused(const Module& m, const AnalyzeOptions& o, const std::vector<S
 
 }  // namespace
 
+bool may_have_findings(std::string_view source) {
+  static const bool torch_only = [] {
+    for (const RuleInfo* r : rules())
+      if (r->check && !r->needs_torch) return false;
+    return true;
+  }();
+  if (!torch_only) return true;
+  // Module::imports_torch() is true only for an import whose text names torch, lightning or
+  // pytorch_lightning; suppressions are comments containing `denpex:` or (any case) `noqa`.
+  if (source.find("torch") != std::string_view::npos || source.find("lightning") != std::string_view::npos ||
+      source.find("denpex:") != std::string_view::npos)
+    return true;
+  for (size_t q = source.find_first_of("qQ"); q != std::string_view::npos; q = source.find_first_of("qQ", q + 1)) {
+    if (q < 2 || q + 1 >= source.size()) continue;
+    auto lower = [](char c) { return static_cast<char>(c | 0x20); };
+    if (lower(source[q - 2]) == 'n' && lower(source[q - 1]) == 'o' && lower(source[q + 1]) == 'a') return true;
+  }
+  return false;
+}
+
 bool AnalyzeOptions::enabled(std::string_view code) const {
   if (!select.empty() && !matches(select, code)) return false;
   return !matches(ignore, code);

@@ -46,6 +46,29 @@ const std::vector<Kind>& kind_table() {
   return table;
 }
 
+// Field ids, looked up once: ts_node_child_by_field_name compares the name against every field
+// of the grammar on each call, which showed up in profiles of the walk.
+struct FieldIds {
+  TSFieldId function, arguments, object, attribute, name, alias, module_name, value, key, left, right, op, body;
+};
+
+TSFieldId field_id(const char* name) {
+  return ts_language_field_id_for_name(language(), name, static_cast<uint32_t>(std::strlen(name)));
+}
+
+const FieldIds& fid() {
+  static const FieldIds ids{field_id("function"), field_id("arguments"), field_id("object"), field_id("attribute"),
+                            field_id("name"),     field_id("alias"),     field_id("module_name"), field_id("value"),
+                            field_id("key"),      field_id("left"),      field_id("right"),  field_id("operator"),
+                            field_id("body")};
+  return ids;
+}
+
+inline TSNode child(TSNode n, TSFieldId id) {
+  if (n.id == nullptr || id == 0) return TSNode{};
+  return ts_node_child_by_field_id(n, id);
+}
+
 bool is_torch_root(std::string_view q) {
   for (std::string_view root : {"torch", "lightning", "pytorch_lightning"})
     if (q == root || (q.size() > root.size() && q.substr(0, root.size()) == root && q[root.size()] == '.')) return true;
@@ -62,16 +85,28 @@ bool step_name(std::string_view n) {
 }  // namespace
 
 Kind kind_of(TSNode n) {
-  if (ts_node_is_null(n)) return Kind::Other;
-  if (ts_node_is_error(n)) return Kind::Error;
-  const auto& t = kind_table();
+  if (n.id == nullptr) return Kind::Other;
   TSSymbol s = ts_node_symbol(n);
+  if (s == static_cast<TSSymbol>(-1)) return Kind::Error;  // ts_builtin_sym_error, as ts_node_is_error
+  const auto& t = kind_table();
   return s < t.size() ? t[s] : Kind::Other;
 }
 
 TSNode field(TSNode n, std::string_view name) {
   if (ts_node_is_null(n)) return n;
-  return ts_node_child_by_field_name(n, name.data(), static_cast<uint32_t>(name.size()));
+  // Every field name of the grammar, mapped to its id once.
+  static const std::unordered_map<std::string_view, TSFieldId> ids = [] {
+    std::unordered_map<std::string_view, TSFieldId> m;
+    const TSLanguage* lang = language();
+    for (uint32_t i = 1; i <= ts_language_field_count(lang); ++i) {
+      const char* fname = ts_language_field_name_for_id(lang, static_cast<TSFieldId>(i));
+      if (fname) m.emplace(fname, static_cast<TSFieldId>(i));
+    }
+    return m;
+  }();
+  auto it = ids.find(name);
+  if (it == ids.end()) return TSNode{};
+  return ts_node_child_by_field_id(n, it->second);
 }
 
 const Keyword* Call::keyword(std::string_view name) const {
@@ -119,7 +154,7 @@ void Module::read_import(TSNode n) {
   Kind k = kind_of(n);
   std::string from;
   if (k == Kind::ImportFromStatement) {
-    TSNode mod = field(n, "module_name");
+    TSNode mod = child(n, fid().module_name);
     // Relative imports name the user's own package: nothing of torch's.
     if (kind_of(mod) != Kind::DottedName) return;
     from = std::string(text(mod));
@@ -131,7 +166,7 @@ void Module::read_import(TSNode n) {
     TSNode c = ts_node_child(n, i);
     std::string prefix = from.empty() ? "" : from + ".";
     if (kind_of(c) == Kind::AliasedImport) {
-      TSNode name = field(c, "name"), alias = field(c, "alias");
+      TSNode name = child(c, fid().name), alias = child(c, fid().alias);
       if (!is_null(name) && !is_null(alias)) add_binding(text(alias), prefix + std::string(text(name)));
     } else if (kind_of(c) == Kind::DottedName) {
       std::string_view dotted = text(c);
@@ -147,27 +182,38 @@ void Module::read_import(TSNode n) {
   }
 }
 
-std::string Module::qualified_name(TSNode expr) const {
+// Most call targets (`self.fc(x)`, `model(x)`) resolve to nothing: find that out before building
+// any string, and build a resolved name in one buffer rather than by concatenating per level.
+bool Module::append_qualified(TSNode expr, std::string& out, size_t hint) const {
   switch (kind_of(expr)) {
     case Kind::Identifier: {
       std::string_view name = text(expr);
-      if (local_defs_.count(name)) return {};
       auto it = imports_.find(name);
-      return it == imports_.end() ? std::string() : it->second;
+      if (it == imports_.end() || it->second.empty() || locally_defined(name)) return false;
+      out.reserve(it->second.size() + hint);
+      out += it->second;
+      return true;
     }
     case Kind::Attribute: {
-      std::string base = qualified_name(field(expr, "object"));
-      if (base.empty()) return {};
-      return base + "." + std::string(text(field(expr, "attribute")));
+      if (!append_qualified(child(expr, fid().object), out, hint)) return false;
+      out += '.';
+      out += text(child(expr, fid().attribute));
+      return true;
     }
     default:
-      return {};
+      return false;
   }
+}
+
+std::string Module::qualified_name(TSNode expr) const {
+  std::string out;
+  if (!append_qualified(expr, out, text(expr).size())) out.clear();
+  return out;
 }
 
 std::string_view Module::local_name_of(std::string_view qualified) const {
   for (const auto& [local, q] : imports_)
-    if (q == qualified && !local_defs_.count(local)) return local;
+    if (q == qualified && !locally_defined(local)) return local;
   return {};
 }
 
@@ -199,50 +245,24 @@ Literal Module::literal(TSNode v) const {
   }
 }
 
-void Module::read_call(Call& c) const {
-  c.function = field(c.node, "function");
-  c.arguments = field(c.node, "arguments");
-  if (kind_of(c.function) == Kind::Attribute) {
-    c.method = text(field(c.function, "attribute"));
-    c.receiver = field(c.function, "object");
+// `**{...}` in a call: a literal dict's string keys are keywords; anything else is undecidable.
+void Module::read_dict_splat(Call& c, TSNode a) const {
+  const FieldIds& F = fid();
+  TSNode d = ts_node_named_child(a, 0);
+  if (kind_of(d) != Kind::Dictionary) {
+    c.unknown_kwargs = true;
+    return;
   }
-  Kind ak = kind_of(c.arguments);
-  if (ak == Kind::GeneratorExpression) {
-    c.positionals.push_back(c.arguments);
-    c.arguments = TSNode{};
-  } else if (ak == Kind::ArgumentList) {
-    uint32_t n = ts_node_named_child_count(c.arguments);
-    for (uint32_t i = 0; i < n; ++i) {
-      TSNode a = ts_node_named_child(c.arguments, i);
-      switch (kind_of(a)) {
-        case Kind::Comment: break;
-        case Kind::KeywordArgument:
-          c.keywords.push_back({text(field(a, "name")), a, field(a, "value"), false});
-          break;
-        case Kind::DictionarySplat: {
-          TSNode d = ts_node_named_child(a, 0);
-          if (kind_of(d) != Kind::Dictionary) {
-            c.unknown_kwargs = true;
-            break;
-          }
-          for (uint32_t j = 0; j < ts_node_named_child_count(d); ++j) {
-            TSNode p = ts_node_named_child(d, j);
-            if (kind_of(p) == Kind::Comment) continue;
-            auto key = kind_of(p) == Kind::Pair ? string_value(field(p, "key")) : std::nullopt;
-            if (!key) {
-              c.unknown_kwargs = true;
-              continue;
-            }
-            c.keywords.push_back({*key, p, field(p, "value"), true});
-          }
-          break;
-        }
-        case Kind::ListSplat: c.unknown_positional = true; break;
-        default: c.positionals.push_back(a); break;
-      }
+  for (uint32_t j = 0; j < ts_node_named_child_count(d); ++j) {
+    TSNode p = ts_node_named_child(d, j);
+    if (kind_of(p) == Kind::Comment) continue;
+    auto key = kind_of(p) == Kind::Pair ? string_value(child(p, F.key)) : std::nullopt;
+    if (!key) {
+      c.unknown_kwargs = true;
+      continue;
     }
+    c.keywords.push_back({*key, p, child(p, F.value), true});
   }
-  c.positional = static_cast<int>(c.positionals.size());
 }
 
 void Module::walk() {
@@ -252,17 +272,26 @@ void Module::walk() {
     Scope scope;
     int function = -1;     // for a function_definition frame: its index
     bool no_grad_with = false;
+    bool leaf = false;     // no children: the cursor need not try to descend (it costs a call)
+    // A call's parts are read as the walk passes them, not by re-reading each call's subtree
+    // (ts_node_child_by_field_id and sibling steps cost hundreds of instructions each).
+    int call = -1;         // a call frame: its index in calls_
+    int call_args = -1;    // the argument_list of calls_[call_args]
+    int call_callee = -1;  // the attribute that is the callee of calls_[call_callee]
+    int keyword = -1;      // a keyword_argument of calls_[call_args]: its index in keywords
+    bool seen_a = false, seen_b = false;  // first child with each field wins, as ts_node_child_by_field_id
   };
   std::vector<Frame> stack;
   stack.reserve(64);
   TSTreeCursor cur = ts_tree_cursor_new(tree_.root());
 
+  const FieldIds& F = fid();
   auto grad_off = [&](TSNode call) {
     if (kind_of(call) != Kind::Call) return false;
-    std::string q = qualified_name(field(call, "function"));
+    std::string q = qualified_name(child(call, F.function));
     if (q == "torch.no_grad" || q == "torch.inference_mode" || q == "torch.autograd.no_grad") return true;
     if (q == "torch.set_grad_enabled" || q == "torch.autograd.set_grad_enabled") {
-      TSNode args = field(call, "arguments");
+      TSNode args = child(call, F.arguments);
       return kind_of(ts_node_named_child(args, 0)) == Kind::False;
     }
     return false;
@@ -271,11 +300,60 @@ void Module::walk() {
   auto enter = [&](TSNode n) {
     Kind k = kind_of(n);
     Frame f{n, k, stack.empty() ? Scope{} : stack.back().scope};
-    const Frame* parent = stack.empty() ? nullptr : &stack.back();
+    Frame* parent = stack.empty() ? nullptr : &stack.back();
+    if (parent && parent->call >= 0) {
+      Call& c = calls_[static_cast<size_t>(parent->call)];
+      TSFieldId field = ts_tree_cursor_current_field_id(&cur);
+      if (field == F.function && F.function && !parent->seen_a) {
+        parent->seen_a = true;
+        c.function = n;
+        if (k == Kind::Attribute) f.call_callee = parent->call;
+      } else if (field == F.arguments && F.arguments && !parent->seen_b) {
+        parent->seen_b = true;
+        if (k == Kind::GeneratorExpression) {
+          c.positionals.push_back(n);
+        } else {
+          c.arguments = n;
+          if (k == Kind::ArgumentList) f.call_args = parent->call;
+        }
+      }
+    } else if (parent && parent->call_callee >= 0) {
+      Call& c = calls_[static_cast<size_t>(parent->call_callee)];
+      TSFieldId field = ts_tree_cursor_current_field_id(&cur);
+      if (field == F.attribute && F.attribute && !parent->seen_a) {
+        parent->seen_a = true;
+        c.method = text(n);
+      } else if (field == F.object && F.object && !parent->seen_b) {
+        parent->seen_b = true;
+        c.receiver = n;
+      }
+    } else if (parent && parent->call_args >= 0 && parent->keyword < 0 && ts_node_is_named(n)) {
+      Call& c = calls_[static_cast<size_t>(parent->call_args)];
+      switch (k) {
+        case Kind::Comment: break;
+        case Kind::KeywordArgument:
+          f.call_args = parent->call_args;
+          f.keyword = static_cast<int>(c.keywords.size());
+          c.keywords.push_back({std::string_view{}, n, TSNode{}, false});
+          break;
+        case Kind::DictionarySplat: read_dict_splat(c, n); break;
+        case Kind::ListSplat: c.unknown_positional = true; break;
+        default: c.positionals.push_back(n); break;
+      }
+    } else if (parent && parent->keyword >= 0) {
+      Keyword& kw = calls_[static_cast<size_t>(parent->call_args)].keywords[static_cast<size_t>(parent->keyword)];
+      TSFieldId field = ts_tree_cursor_current_field_id(&cur);
+      if (field == F.name && F.name && !parent->seen_a) {
+        parent->seen_a = true;
+        kw.name = text(n);
+      } else if (field == F.value && F.value && !parent->seen_b) {
+        parent->seen_b = true;
+        kw.value = n;
+      }
+    }
     switch (k) {
       case Kind::Block: {
-        const char* fname = ts_tree_cursor_current_field_name(&cur);
-        bool body = fname && std::strcmp(fname, "body") == 0;
+        bool body = F.body != 0 && ts_tree_cursor_current_field_id(&cur) == F.body;
         if (parent && body) {
           if (parent->kind == Kind::ForStatement || parent->kind == Kind::WhileStatement) {
             f.scope.in_loop = true;
@@ -293,24 +371,24 @@ void Module::walk() {
           TSNode clause = ts_node_named_child(n, i);
           if (kind_of(clause) != Kind::WithClause) continue;
           for (uint32_t j = 0; j < ts_node_named_child_count(clause); ++j)
-            if (grad_off(field(ts_node_named_child(clause, j), "value"))) f.no_grad_with = true;
+            if (grad_off(child(ts_node_named_child(clause, j), F.value))) f.no_grad_with = true;
         }
         break;
       }
       case Kind::FunctionDefinition: {
         Function fn;
         fn.node = n;
-        fn.name = text(field(n, "name"));
+        fn.name = text(child(n, F.name));
         fn.parent = f.scope.function;
         fn.scope = f.scope;
-        local_defs_[std::string(fn.name)]++;
+        local_defs_[fn.name]++;
         if (parent && parent->kind == Kind::DecoratedDefinition) {
           for (uint32_t i = 0; i < ts_node_named_child_count(parent->node); ++i) {
             TSNode d = ts_node_named_child(parent->node, i);
             if (kind_of(d) != Kind::Decorator) continue;
             TSNode e = ts_node_named_child(d, 0);
             fn.decorators.push_back(e);
-            TSNode callee = kind_of(e) == Kind::Call ? field(e, "function") : e;
+            TSNode callee = kind_of(e) == Kind::Call ? child(e, F.function) : e;
             std::string q = qualified_name(callee);
             if (q == "torch.no_grad" || q == "torch.inference_mode") fn.no_grad = true;
             if (q == "torch.compile") fn.compiled = true;
@@ -320,21 +398,22 @@ void Module::walk() {
         functions_.push_back(std::move(fn));
         break;
       }
-      case Kind::ClassDefinition: local_defs_[std::string(text(field(n, "name")))]++; break;
+      case Kind::ClassDefinition: local_defs_[text(child(n, F.name))]++; break;
       case Kind::Call: {
         Call c;
         c.node = n;
         c.scope = f.scope;
         c.statement = parent && parent->kind == Kind::ExpressionStatement && ts_node_named_child_count(parent->node) == 1;
         c.is_decorator = parent && parent->kind == Kind::Decorator;
+        f.call = static_cast<int>(calls_.size());
         calls_.push_back(std::move(c));
         break;
       }
       case Kind::Assignment:
       case Kind::AugmentedAssignment: {
-        Assign a{n, field(n, "left"), field(n, "right"), k == Kind::AugmentedAssignment, "=", f.scope};
-        if (a.augmented) a.op = text(field(n, "operator"));
-        if (kind_of(a.left) == Kind::Identifier && !a.augmented) local_defs_[std::string(text(a.left))]++;
+        Assign a{n, child(n, F.left), child(n, F.right), k == Kind::AugmentedAssignment, "=", f.scope};
+        if (a.augmented) a.op = text(child(n, F.op));
+        if (kind_of(a.left) == Kind::Identifier && !a.augmented) local_defs_[text(a.left)]++;
         assigns_.push_back(a);
         break;
       }
@@ -343,14 +422,14 @@ void Module::walk() {
       case Kind::Comment: comments_.push_back(n); break;
       default: break;
     }
+    // Strings and comments hold no code to check: never descend into them.
+    f.leaf = k == Kind::String || k == Kind::Comment || ts_node_child_count(n) == 0;
     stack.push_back(f);
   };
 
   enter(ts_tree_cursor_current_node(&cur));
   while (true) {
-    Kind top = stack.back().kind;
-    // Strings and comments hold no code to check: never descend into them.
-    if (top != Kind::String && top != Kind::Comment && ts_tree_cursor_goto_first_child(&cur)) {
+    if (!stack.back().leaf && ts_tree_cursor_goto_first_child(&cur)) {
       enter(ts_tree_cursor_current_node(&cur));
       continue;
     }
@@ -372,12 +451,15 @@ void Module::walk() {
 }
 
 void Module::resolve_calls() {
+  bool any_partial = false;
   for (auto& c : calls_) {
-    read_call(c);
+    c.positional = static_cast<int>(c.positionals.size());
     c.qname = qualified_name(c.function);
+    any_partial = any_partial || c.qname == "functools.partial";
   }
   // functools.partial(target, ...) bound to a name makes later `name(...)` calls of target.
   for (const auto& a : assigns_) {
+    if (!any_partial) break;
     if (a.augmented || kind_of(a.left) != Kind::Identifier || kind_of(a.right) != Kind::Call) continue;
     for (size_t i = 0; i < calls_.size(); ++i) {
       Call& c = calls_[i];
@@ -408,7 +490,9 @@ void Module::resolve_calls() {
     for (auto& c : calls_) {
       if (kind_of(c.function) != Kind::Identifier || !c.qname.empty()) continue;
       auto it = partials_.find(text(c.function));
-      if (it == partials_.end() || local_defs_[it->first] != 1) continue;
+      if (it == partials_.end()) continue;
+      auto defs = local_defs_.find(std::string_view(it->first));
+      if (defs == local_defs_.end() || defs->second != 1) continue;
       const Call& p = calls_[it->second.call];
       c.qname = it->second.target;
       c.via_partial = true;
@@ -436,7 +520,7 @@ void Module::resolve_calls() {
       if (literal(k->value) == Literal::True || (v && *v == "longest")) varying_shapes_ = &c;
     }
     // `max(len(s) for s in batch)`: padding to the batch maximum by hand.
-    if (text(c.function) == "max" && !local_defs_.count("max") && !c.positionals.empty() &&
+    if (text(c.function) == "max" && !locally_defined("max") && !c.positionals.empty() &&
         text(c.positionals.front()).find("len(") != std::string_view::npos)
       varying_shapes_ = &c;
   }

@@ -30,6 +30,9 @@ nlohmann::json check_json_file(const CheckedFile& file);
 // The same array rendered one finding per line, built per file so workers can render in parallel:
 // join_json_lines({check_json_lines(a), check_json_lines(b)}) is a valid JSON array.
 std::string check_json_lines(const CheckedFile& file);
+// The same text built through nlohmann::json (check_json_file + dump()): the reference that
+// check_json_lines' direct writer must match byte for byte (tests compare them).
+std::string check_json_lines_generic(const CheckedFile& file);
 std::string join_json_lines(const std::vector<std::string>& chunks);
 nlohmann::json check_sarif(const std::vector<CheckedFile>& files, const std::string& version);
 std::string check_github(const std::vector<CheckedFile>& files);

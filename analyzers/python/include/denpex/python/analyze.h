@@ -31,6 +31,13 @@ struct Analysis {
   bool syntax_errors = false;           // the tree has ERROR or MISSING nodes
 };
 
+// False when no finding is possible in `source`, decided from its bytes alone, without parsing:
+// every rule with a check needs torch (its text names neither `torch` nor `lightning`, so nothing
+// can import them), and no suppression comment exists to be reported unused (no `denpex:`, no
+// `noqa` in any case). When false, analyze(source) returns no findings; callers that only need
+// findings may skip it (most files of a non-PyTorch tree: the standard library has none to parse).
+bool may_have_findings(std::string_view source);
+
 Analysis analyze(const Module& module, const AnalyzeOptions& options = {});
 Analysis analyze(std::string_view source, const AnalyzeOptions& options = {});
 

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "denpex/core/finding.h"
@@ -145,16 +146,20 @@ class Module {
   void walk();
   void resolve_calls();
   void mark_steps();
-  void read_call(Call& c) const;
+  void read_dict_splat(Call& c, TSNode splat) const;
   void read_import(TSNode n);
   void add_binding(std::string_view local, std::string qualified);
+  // Appends the qualified name of `expr` to `out`; false (nothing appended) when unresolvable.
+  bool append_qualified(TSNode expr, std::string& out, size_t hint) const;
+  bool locally_defined(std::string_view name) const { return local_defs_.find(name) != local_defs_.end(); }
   std::optional<std::string_view> string_value(TSNode n) const;
 
   std::string_view source_;
   Tree tree_;
   core::LineIndex lines_;
   std::map<std::string, std::string, std::less<>> imports_;  // local name -> qualified
-  std::map<std::string, int, std::less<>> local_defs_;       // names bound by def/class/assignment
+  // Names bound by def/class/assignment; the keys point into source_.
+  std::unordered_map<std::string_view, int> local_defs_;
   struct Partial { std::string target; size_t call; };
   std::map<std::string, Partial, std::less<>> partials_;
   std::vector<Call> calls_;

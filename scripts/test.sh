@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh Debian 12 machine: set-up, release build and tests, then the
-# same tests under AddressSanitizer + UndefinedBehaviorSanitizer.
+# same tests under AddressSanitizer + UndefinedBehaviorSanitizer. Prints how long each phase took.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+phase() { echo "test.sh: $1 done in $((SECONDS - start)) s"; start=$SECONDS; }
+start=$SECONDS
+
 scripts/setup.sh python3-torch python3-yaml
 scripts/fetch-deps.sh --test-tools >/dev/null
 jobs=$(nproc)
+phase "set-up and release binary"
 
 cmake --build build -j"$jobs"
+phase "release build"
 (cd build && ctest --output-on-failure -j"$jobs")
+phase "release tests"
 
 [ -f build-asan/CMakeCache.txt ] || cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DDENPEX_SANITIZE=ON >/dev/null
 cmake --build build-asan -j"$jobs"
+phase "sanitizer build"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   ctest --output-on-failure -j"$jobs" -LE no-sanitizer)
+phase "sanitizer tests"
 echo "test.sh: all tests passed (release and sanitizer builds)"

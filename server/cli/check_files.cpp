@@ -16,6 +16,7 @@ struct Pattern {
   std::string glob;
   bool dir_only = false;
   bool anchored = false;  // matched against the path relative to the ignore file's directory
+  bool negated = false;   // `!pattern`: re-includes what an earlier pattern excluded
   fs::path base;
 };
 
@@ -24,9 +25,14 @@ std::vector<Pattern> read_ignore(const fs::path& dir, std::istream& in) {
   std::string line;
   while (std::getline(in, line)) {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-    if (line.empty() || line[0] == '#' || line[0] == '!') continue;
+    if (line.empty() || line[0] == '#') continue;
     Pattern p;
     p.base = dir;
+    if (line[0] == '!') {
+      p.negated = true;
+      line.erase(0, 1);
+      if (line.empty()) continue;
+    }
     if (line.back() == '/') {
       p.dir_only = true;
       line.pop_back();
@@ -41,16 +47,21 @@ std::vector<Pattern> read_ignore(const fs::path& dir, std::istream& in) {
   return out;
 }
 
+// As git: the last pattern that matches decides, so `!pattern` re-includes what an earlier one
+// excluded. A file under an excluded directory stays excluded whatever its own patterns say:
+// the walk never enters that directory (git's rule too).
 bool ignored(const std::vector<Pattern>& pats, const fs::path& path, bool is_dir) {
   std::string name = path.filename().string();
-  for (const auto& p : pats) {
-    if (p.dir_only && !is_dir) continue;
-    if (p.anchored) {
-      std::string rel = path.lexically_relative(p.base).generic_string();
-      if (fnmatch(p.glob.c_str(), rel.c_str(), FNM_PATHNAME) == 0) return true;
-    } else if (fnmatch(p.glob.c_str(), name.c_str(), 0) == 0) {
-      return true;
+  for (auto p = pats.rbegin(); p != pats.rend(); ++p) {
+    if (p->dir_only && !is_dir) continue;
+    bool match;
+    if (p->anchored) {
+      std::string rel = path.lexically_relative(p->base).generic_string();
+      match = fnmatch(p->glob.c_str(), rel.c_str(), FNM_PATHNAME) == 0;
+    } else {
+      match = fnmatch(p->glob.c_str(), name.c_str(), 0) == 0;
     }
+    if (match) return !p->negated;
   }
   return false;
 }

@@ -19,6 +19,20 @@ void check(const Module& m, Reporter& r) {
                  "`torch._dynamo.config.cache_size_limit`",
              std::move(fix));
   }
+  // A bare `@torch.compile` decorator (no call, so no arguments at all) compiles the same way.
+  for (const auto& f : m.functions()) {
+    for (TSNode d : f.decorators) {
+      if (kind_of(d) == Kind::Call || m.qualified_name(d) != "torch.compile") continue;
+      r.report(m.range(d),
+               "`@" + std::string(m.text(d)) + "` without `dynamic=` while input shapes vary (" +
+                   patterns::line_note(m, shapes->node) +
+                   "): every new shape recompiles until `recompile_limit` (8) is hit, then the function runs "
+                   "eagerly; use `@" + std::string(m.text(d)) + "(dynamic=True)`, call `torch._dynamo.mark_dynamic`, "
+                   "or raise `torch._dynamo.config.cache_size_limit`",
+               edits::fix("Add `dynamic=True`", false,
+                          {edits::replace(m, d, std::string(m.text(d)) + "(dynamic=True)")}));
+    }
+  }
 }
 
 }  // namespace
@@ -28,7 +42,8 @@ DENPEX_RULE(compile_varying_shapes){
     "DPX004", "compile-varying-shapes", "compile-recompile-limit", denpex::core::Severity::Warning,
     "`torch.compile` on varying shapes without `dynamic=` / `mark_dynamic` / raised `cache_size_limit`",
     R"(## What it does
-Flags `torch.compile(...)` calls without a `dynamic=` argument in a file whose batches change
+Flags `torch.compile(...)` calls without a `dynamic=` argument, and bare `@torch.compile`
+decorators, in a file whose batches change
 shape (`pad_sequence`, `padding="longest"`/`padding=True`, Hugging Face padding collators, padding
 to `max(len(...))`), when the file neither calls `torch._dynamo.mark_dynamic` nor sets
 `torch._dynamo.config.cache_size_limit` / `recompile_limit`.
@@ -49,7 +64,7 @@ model = torch.compile(model, dynamic=True)
 ```
 
 ## Fix and its safety
-Adds `dynamic=True`. Unsafe: dynamic-shape kernels can be slower than specialised ones; padding
+Adds `dynamic=True` (a bare decorator becomes `@torch.compile(dynamic=True)`). Unsafe: dynamic-shape kernels can be slower than specialised ones; padding
 to a few fixed bucket sizes or raising the limit may suit better.
 )",
     true, &denpex::python::check};

@@ -3,7 +3,7 @@
 flake8, and denpex's own parse-only baseline, on the Python standard library and a generated
 1M-line training corpus. Prints a Markdown table of median wall times and ratios.
 
-Usage: bench/check/run.py [--runs N] [--denpex build-py/denpex]
+Usage: bench/check/run.py [--runs N] [--denpex build-py/denpex] [--no-flake8]
 Setup (once): npm install --prefix bench/out @ast-grep/cli; apt-get install flake8;
               python3 bench/check/gen_corpus.py bench/out/corpus
 """
@@ -40,6 +40,7 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--flake8-runs", type=int, default=1)
     ap.add_argument("--denpex", default=os.path.join(ROOT, "build-py", "denpex"))
+    ap.add_argument("--no-flake8", action="store_true", help="skip flake8 (minutes per run)")
     args = ap.parse_args()
     sg = os.path.join(ROOT, "bench", "out", "node_modules", ".bin", "ast-grep")
     corpus = os.path.join(ROOT, "bench", "out", "corpus")
@@ -54,7 +55,7 @@ def main():
         dp = timed([args.denpex, "check", "--no-config", "--output-format", "json", path], args.runs)
         po = timed([args.denpex, "check", "--no-config", "--parse-only", path], args.runs)
         ag = timed([sg, "scan", "-c", os.path.join(HERE, "ast-grep", "sgconfig.yml"), "--json", path], args.runs)
-        fl = timed(["flake8", "--jobs", str(cores), path], args.flake8_runs)
+        fl = (float("nan"), float("nan")) if args.no_flake8 else timed(["flake8", "--jobs", str(cores), path], args.flake8_runs)
         for k, label in ((0, "wall"), (1, "CPU")):
             print("| %s | %s | %.2f s | %.2f s | %.2f s | %.2f s | %.2fx | %.1fx | %.1fx |" %
                   (name, label, dp[k], po[k], ag[k], fl[k], dp[k] / po[k], ag[k] / dp[k], fl[k] / dp[k]), flush=True)

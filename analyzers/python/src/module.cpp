@@ -266,23 +266,31 @@ void Module::read_dict_splat(Call& c, TSNode a) const {
 }
 
 void Module::walk() {
+  // One frame per node on the path from the root; kept small (the walk pushes one per node, and
+  // copying a frame with a Scope in it showed in profiles): the scope is an index into `scopes`,
+  // which gains an entry only where a block changes it.
   struct Frame {
-    TSNode node;
-    Kind kind;
-    Scope scope;
+    TSNode node{};
+    int scope = 0;         // index into scopes
     int function = -1;     // for a function_definition frame: its index
-    bool no_grad_with = false;
-    bool leaf = false;     // no children: the cursor need not try to descend (it costs a call)
     // A call's parts are read as the walk passes them, not by re-reading each call's subtree
     // (ts_node_child_by_field_id and sibling steps cost hundreds of instructions each).
     int call = -1;         // a call frame: its index in calls_
     int call_args = -1;    // the argument_list of calls_[call_args]
     int call_callee = -1;  // the attribute that is the callee of calls_[call_callee]
     int keyword = -1;      // a keyword_argument of calls_[call_args]: its index in keywords
+    Kind kind = Kind::Other;
+    bool no_grad_with = false;
+    bool leaf = false;     // no children: the cursor need not try to descend (it costs a call)
     bool seen_a = false, seen_b = false;  // first child with each field wins, as ts_node_child_by_field_id
   };
   std::vector<Frame> stack;
   stack.reserve(64);
+  std::vector<Scope> scopes(1);  // 0: module level
+  auto new_scope = [&](const Scope& s) {
+    scopes.push_back(s);
+    return static_cast<int>(scopes.size() - 1);
+  };
   TSTreeCursor cur = ts_tree_cursor_new(tree_.root());
 
   const FieldIds& F = fid();
@@ -299,8 +307,13 @@ void Module::walk() {
 
   auto enter = [&](TSNode n) {
     Kind k = kind_of(n);
-    Frame f{n, k, stack.empty() ? Scope{} : stack.back().scope};
-    Frame* parent = stack.empty() ? nullptr : &stack.back();
+    int inherited = stack.empty() ? 0 : stack.back().scope;
+    stack.emplace_back();  // nothing below pushes: `f` and `parent` stay valid
+    Frame& f = stack.back();
+    f.node = n;
+    f.kind = k;
+    f.scope = inherited;
+    Frame* parent = stack.size() > 1 ? &stack[stack.size() - 2] : nullptr;
     if (parent && parent->call >= 0) {
       Call& c = calls_[static_cast<size_t>(parent->call)];
       TSFieldId field = ts_tree_cursor_current_field_id(&cur);
@@ -356,12 +369,16 @@ void Module::walk() {
         bool body = F.body != 0 && ts_tree_cursor_current_field_id(&cur) == F.body;
         if (parent && body) {
           if (parent->kind == Kind::ForStatement || parent->kind == Kind::WhileStatement) {
-            f.scope.in_loop = true;
-            f.scope.loop = parent->node;
+            Scope s = scopes[static_cast<size_t>(f.scope)];
+            s.in_loop = true;
+            s.loop = parent->node;
+            f.scope = new_scope(s);
           } else if (parent->kind == Kind::FunctionDefinition && parent->function >= 0) {
-            f.scope = Scope{parent->function, false, functions_[static_cast<size_t>(parent->function)].no_grad, TSNode{}};
+            f.scope = new_scope(Scope{parent->function, false, functions_[static_cast<size_t>(parent->function)].no_grad, TSNode{}});
           } else if (parent->kind == Kind::WithStatement && parent->no_grad_with) {
-            f.scope.no_grad = true;
+            Scope s = scopes[static_cast<size_t>(f.scope)];
+            s.no_grad = true;
+            f.scope = new_scope(s);
           }
         }
         break;
@@ -379,8 +396,8 @@ void Module::walk() {
         Function fn;
         fn.node = n;
         fn.name = text(child(n, F.name));
-        fn.parent = f.scope.function;
-        fn.scope = f.scope;
+        fn.scope = scopes[static_cast<size_t>(f.scope)];
+        fn.parent = fn.scope.function;
         local_defs_[fn.name]++;
         if (parent && parent->kind == Kind::DecoratedDefinition) {
           for (uint32_t i = 0; i < ts_node_named_child_count(parent->node); ++i) {
@@ -402,7 +419,7 @@ void Module::walk() {
       case Kind::Call: {
         Call c;
         c.node = n;
-        c.scope = f.scope;
+        c.scope = scopes[static_cast<size_t>(f.scope)];
         c.statement = parent && parent->kind == Kind::ExpressionStatement && ts_node_named_child_count(parent->node) == 1;
         c.is_decorator = parent && parent->kind == Kind::Decorator;
         f.call = static_cast<int>(calls_.size());
@@ -411,7 +428,7 @@ void Module::walk() {
       }
       case Kind::Assignment:
       case Kind::AugmentedAssignment: {
-        Assign a{n, child(n, F.left), child(n, F.right), k == Kind::AugmentedAssignment, "=", f.scope};
+        Assign a{n, child(n, F.left), child(n, F.right), k == Kind::AugmentedAssignment, "=", scopes[static_cast<size_t>(f.scope)]};
         if (a.augmented) a.op = text(child(n, F.op));
         if (kind_of(a.left) == Kind::Identifier && !a.augmented) local_defs_[text(a.left)]++;
         assigns_.push_back(a);
@@ -422,9 +439,19 @@ void Module::walk() {
       case Kind::Comment: comments_.push_back(n); break;
       default: break;
     }
-    // Strings and comments hold no code to check: never descend into them.
-    f.leaf = k == Kind::String || k == Kind::Comment || ts_node_child_count(n) == 0;
-    stack.push_back(f);
+    // Strings and comments hold no code to check: never descend into them. Names and literals
+    // are leaves; anything else may have children.
+    switch (k) {
+      case Kind::String:
+      case Kind::Comment:
+      case Kind::Identifier:
+      case Kind::Integer:
+      case Kind::Float:
+      case Kind::True:
+      case Kind::False:
+      case Kind::None: f.leaf = true; break;
+      default: f.leaf = ts_node_child_count(n) == 0; break;
+    }
   };
 
   enter(ts_tree_cursor_current_node(&cur));

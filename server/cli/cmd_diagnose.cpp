@@ -64,6 +64,11 @@ bool collect(const std::string& arg, std::vector<Input>& out, std::string& error
       error = "cannot read directory '" + arg + "': " + ec.message();
       return false;
     }
+    if (files.empty()) {
+      // Most likely the wrong directory: saying "no failure found" would be a false all-clear.
+      error = "no log files in directory '" + arg + "'";
+      return false;
+    }
     std::sort(files.begin(), files.end(), [](const Input& a, const Input& b) { return a.path < b.path; });
     out.insert(out.end(), files.begin(), files.end());
     return true;

@@ -137,6 +137,12 @@ TEST_CASE("diagnose: usage and I/O errors exit 2") {
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("cannot read '/nonexistent/train.log': no such file or directory") != std::string::npos);
   CHECK(run_denpex({"diagnose", "--format", "xml", "-"}).exit_code == 2);
+  auto empty = std::filesystem::temp_directory_path() / ("denpex-empty-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(empty);
+  r = run_denpex({"diagnose", empty.string()});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("no log files in directory") != std::string::npos);
+  std::filesystem::remove_all(empty);
   CHECK(run_denpex({"diagnose", "--context", "many", "-"}).exit_code == 2);
 }
 

@@ -244,15 +244,21 @@ int cmd_check(const Args& args) {
     for (auto& t : pool) t.join();
   }
 
-  size_t total = 0, fixed = 0;
+  size_t total = 0, fixed = 0, unreadable = 0;
   bool any_diff = false;
   for (const auto& f : files) {
     if (!f.error.empty()) {
       print_error("check", f.error);
       rc = kUsage;
+      ++unreadable;
     }
     total += f.findings.size();
     fixed += static_cast<size_t>(f.fixes_applied);
+  }
+  const size_t failed = found.errors.size() + unreadable;
+  if (files.empty() && failed == 0) {
+    Style st = Style::for_stream(stderr);
+    std::fprintf(stderr, "%s no Python files found under the given paths\n", st.yellow("warning:").c_str());
   }
   if (job.diff) {
     for (const auto& d : diffs) {
@@ -272,6 +278,11 @@ int cmd_check(const Args& args) {
     std::printf("%s\n", features::check_sarif(files, DENPEX_VERSION).dump(2).c_str());
   } else if (format == "github") {
     std::fputs(features::check_github(files).c_str(), stdout);
+  } else if (failed > 0 && total == 0) {
+    // "All checks passed" would be a false all-clear when some paths could not be checked.
+    std::printf("No findings in the %zu file%s checked; %zu path%s could not be checked (see above).\n",
+                files.size() - unreadable, files.size() - unreadable == 1 ? "" : "s", failed,
+                failed == 1 ? "" : "s");
   } else {
     Style st = Style::for_stream(stdout, opts.get("color", "auto"));
     std::fputs(features::check_text(files, st.enabled(), opts.has("show-fixes")).c_str(), stdout);

@@ -52,6 +52,15 @@ TEST_CASE("check: exit codes 0 clean, 1 findings, 2 errors") {
   r = run_denpex({"check", "--no-config", (d.path / "missing.py").string()});
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("no such file") != std::string::npos);
+  CHECK(r.out.find("All checks passed") == std::string::npos);  // no false all-clear
+  CHECK(r.out.find("1 path could not be checked") != std::string::npos);
+  r = run_denpex({"check", "--no-config", (d.path / "missing.py").string(), clean.string()});
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.find("No findings in the 1 file checked") != std::string::npos);
+  fs::create_directories(d.path / "empty");
+  r = run_denpex({"check", "--no-config", (d.path / "empty").string()});
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("no Python files found") != std::string::npos);
   r = run_denpex({"check", "--output-format", "xml"});
   CHECK(r.exit_code == 2);
   r = run_denpex({"check", "--select", "NOPE1", clean.string()});

@@ -8,32 +8,16 @@
 #include <nlohmann/json.hpp>
 
 #include "process.h"
+#include "temp_dir.h"
 #include "snapshot.h"
 
 using denpex::testing::read_file;
 using denpex::testing::run_denpex;
 namespace fs = std::filesystem;
+using denpex::testing::TempDir;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "denpex-check-XXXXXX").string();
-    path = ::mkdtemp(tmpl.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::permissions(path, fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(path, ec);
-  }
-  fs::path write(const std::string& rel, const std::string& text) const {
-    fs::path p = path / rel;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-    return p;
-  }
-};
 
 const char* kBad = "import torch\nstate = torch.load('a.pt')\n";
 

@@ -10,10 +10,12 @@
 #include "denpex/python/analyze.h"
 #include "denpex/server/check_report.h"
 #include "process.h"
+#include "temp_dir.h"
 
 using namespace denpex;
 using denpex::testing::run_denpex;
 namespace fs = std::filesystem;
+using denpex::testing::TempDir;
 
 namespace {
 
@@ -23,22 +25,6 @@ size_t count_code(const std::vector<core::Finding>& fs, std::string_view code) {
   return n;
 }
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "denpex-gaps-XXXXXX").string();
-    path = ::mkdtemp(tmpl.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  void write(const std::string& rel, const std::string& text) const {
-    fs::path p = path / rel;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-  }
-};
 
 }  // namespace
 

@@ -18,7 +18,6 @@ using denpex::testing::TempDir;
 
 namespace {
 
-
 const char* kBad = "import torch\nstate = torch.load('a.pt')\n";
 
 }  // namespace

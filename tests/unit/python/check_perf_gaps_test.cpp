@@ -25,7 +25,6 @@ size_t count_code(const std::vector<core::Finding>& fs, std::string_view code) {
   return n;
 }
 
-
 }  // namespace
 
 TEST_CASE("check: DPX004 flags a bare @torch.compile decorator on varying shapes, with a fix") {

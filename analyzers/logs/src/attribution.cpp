@@ -10,6 +10,8 @@ namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+std::optional<double> timestamp_at(std::string_view s, size_t i);
+
 // Parses up to 7 digits at `i`; false when there are none.
 bool number(std::string_view s, size_t& i, int& value) {
   size_t start = i;
@@ -36,6 +38,19 @@ int bracket_rank(std::string_view line) {
     if (number(head, i, r) && i < head.size() && head[i] == ']') return r;
   }
   return -1;
+}
+
+// A launcher prefix behind a timestamp the user's log collector added:
+// `2024-11-20 14:37:16 [rank3]: torch.OutOfMemoryError: ...`. Only when everything before the
+// `[rankN]:` is a wall-clock stamp, so that text which merely mentions `[rank3]:` is not taken.
+int stamped_rank_prefix(std::string_view line) {
+  size_t at = line.find(" [rank");
+  if (at == std::string_view::npos || at == 0 || at > 40) return -1;
+  if (!timestamp_at(line, 0)) return -1;
+  size_t i = at + 6;
+  int r = 0;
+  if (!number(line, i, r) || line.substr(i, 2) != "]:") return -1;
+  return r;
 }
 
 // NCCL: `host:pid:tid [dev] NCCL WARN|INFO|ERROR ...`
@@ -140,6 +155,7 @@ Attribution attribute_line(std::string_view line) {
     a.strip = p->length;
     line.remove_prefix(p->length);
   }
+  if (a.rank < 0) a.rank = stamped_rank_prefix(line);
   if (a.rank < 0) a.rank = bracket_rank(line);
   if (!nccl_prefix(line, a)) srun_prefix(line, a);
   return a;

@@ -145,3 +145,21 @@ TEST_CASE("with only symptoms, the most specific one is reported, not the teardo
   CHECK(r.diagnoses[0].entry->id == "watchdog");
   CHECK(r.diagnoses[0].first_error.line == 2);
 }
+
+TEST_CASE("a [rankN]: prefix behind a collector's timestamp still names the rank") {
+  // The user's log collector stamps every line before the launcher's `[rankN]:` prefix.
+  auto r = diagnose("train.log",
+                    {"2024-11-20 14:37:15 DEBUG:filelock:Lock 140341412642880 released on /root/.triton/autotune/mm.pickle.lock",
+                     "2024-11-20 14:37:16 [rank5]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 132.00 MiB. "
+                     "GPU 5 has a total capacity of 79.10 GiB of which 98.00 MiB is free.",
+                     "2024-11-20 14:37:16 DEBUG:filelock:Attempting to acquire lock 140341412642880"});
+  REQUIRE(r.diagnoses.size() == 1);
+  CHECK(r.diagnoses[0].entry->id == "oom");
+  CHECK(r.diagnoses[0].initiating_rank == 5);
+}
+
+TEST_CASE("a [rankN]: mentioned in the middle of a message is not a prefix") {
+  auto r = diagnose("train.log", {"RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB; see the lines marked [rank2]: above"});
+  REQUIRE(r.diagnoses.size() == 1);
+  CHECK(r.diagnoses[0].initiating_rank == -1);
+}

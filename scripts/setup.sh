@@ -22,5 +22,5 @@ fi
 
 scripts/fetch-deps.sh >/dev/null
 [ -f build/CMakeCache.txt ] || cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j"$(nproc)" --target denpex | grep -E 'error|warning' || true
+cmake --build build -j"$(nproc)" --target denpex | grep -E '(error|warning):' || true
 test -x build/denpex

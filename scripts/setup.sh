@@ -22,5 +22,9 @@ fi
 
 scripts/fetch-deps.sh >/dev/null
 [ -f build/CMakeCache.txt ] || cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j"$(nproc)" --target denpex | grep -E '(error|warning):' || true
-test -x build/denpex
+log=build/setup-build.log
+if ! cmake --build build -j"$(nproc)" --target denpex >"$log" 2>&1; then
+  grep -E '(error|warning):' "$log" | head -40 >&2 || tail -40 "$log" >&2
+  echo "setup: the build failed; the full log is $log" >&2
+  exit 1
+fi

@@ -3,20 +3,14 @@
 #include <string>
 
 #include "denpex/logs/diagnoser.h"
+#include "entries.h"
 
 using namespace denpex;
 
 namespace {
+// Engine tests here do not depend on severity: every entry is an error.
 core::Entry entry(std::string id, core::Role role, std::string pattern, double conf = 0.8) {
-  core::Entry e;
-  e.id = id;
-  e.title = id;
-  e.role = role;
-  core::Fingerprint f;
-  f.pattern = std::move(pattern);
-  f.confidence = conf;
-  e.fingerprints.push_back(f);
-  return e;
+  return testing::test_entry(std::move(id), role, core::Severity::Error, std::move(pattern), conf);
 }
 std::vector<core::Entry> library() {
   return {entry("oom", core::Role::Initiator, R"(CUDA out of memory\. Tried to allocate (?P<tried>[\d.]+ [KMGT]?i?B))"),

@@ -6,31 +6,21 @@
 
 #include "denpex/logs/diagnoser.h"
 #include "denpex/logs/events.h"
+#include "entries.h"
 
 using namespace denpex;
 
 namespace {
-core::Entry entry(std::string id, core::Role role, core::Severity sev, std::string pattern, double conf = 0.8) {
-  core::Entry e;
-  e.id = id;
-  e.title = id;
-  e.role = role;
-  e.severity = sev;
-  core::Fingerprint f;
-  f.pattern = std::move(pattern);
-  f.confidence = conf;
-  e.fingerprints.push_back(f);
-  return e;
-}
+using testing::test_entry;
 std::vector<core::Entry> library() {
-  return {entry("mismatch", core::Role::Initiator, core::Severity::Fatal, R"(Detected mismatch between collectives on ranks)"),
-          entry("oom", core::Role::Initiator, core::Severity::Fatal, R"(CUDA out of memory\. Tried to allocate)"),
-          entry("deprecation", core::Role::Either, core::Severity::Info,
+  return {test_entry("mismatch", core::Role::Initiator, core::Severity::Fatal, R"(Detected mismatch between collectives on ranks)"),
+          test_entry("oom", core::Role::Initiator, core::Severity::Fatal, R"(CUDA out of memory\. Tried to allocate)"),
+          test_entry("deprecation", core::Role::Either, core::Severity::Info,
                 R"(torch\.utils\.checkpoint: the use_reentrant parameter should be passed explicitly)"),
-          entry("overflow", core::Role::Either, core::Severity::Info, R"(OVERFLOW! Rank \d+ Skipping step)"),
-          entry("teardown", core::Role::Collateral, core::Severity::Fatal,
+          test_entry("overflow", core::Role::Either, core::Severity::Info, R"(OVERFLOW! Rank \d+ Skipping step)"),
+          test_entry("teardown", core::Role::Collateral, core::Severity::Fatal,
                 R"(To avoid data inconsistency, we are taking the entire process down)", 0.6),
-          entry("watchdog", core::Role::Collateral, core::Severity::Fatal,
+          test_entry("watchdog", core::Role::Collateral, core::Severity::Fatal,
                 R"(Watchdog caught collective operation timeout: WorkNCCL\(SeqNum=(?P<seq>\d+))", 0.75)};
 }
 logs::Report diagnose(const std::string& name, const std::vector<std::string>& lines) {

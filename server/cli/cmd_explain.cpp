@@ -1,6 +1,7 @@
 // `denpex explain ID`: an encyclopedia entry for the terminal, as Markdown or as JSON.
 #include <cstdio>
 
+#include "denpex/python/rule.h"
 #include "denpex/server/entry_render.h"
 #include "denpex/server/library_loading.h"
 #include "denpex/server/options.h"
@@ -11,7 +12,8 @@ namespace {
 
 const char* kHelp =
     "Usage: denpex explain [options] ID\n\n"
-    "Show an encyclopedia entry: what broke, why, how to confirm it, the fix and how to verify it.\n\n"
+    "Show an encyclopedia entry: what broke, why, how to confirm it, the fix and how to verify it.\n"
+    "ID may also be a static-check rule (DPX001 or its name): its documentation and its entry.\n\n"
     "Options:\n"
     "  --format text|markdown|json  Output format (default: text)\n"
     "  --signatures DIR             Also load entries from DIR (repeatable; overrides built-in ids)\n"
@@ -67,6 +69,32 @@ void print_text(const core::Entry& e, const Style& st) {
   print_block(st, "See also", links);
 }
 
+const python::RuleInfo* find_rule(const std::string& id) {
+  for (const python::RuleInfo* r : python::rules())
+    if (r->code == id || r->name == id) return r;
+  return nullptr;
+}
+
+int explain_rule(const python::RuleInfo& r, const std::string& format, const std::string& color) {
+  const std::string code(r.code), name(r.name), entry(r.entry), doc(r.doc);
+  if (format == "json") {
+    nlohmann::json j = {{"code", code},       {"name", name},
+                        {"severity", core::to_string(r.severity)}, {"summary", std::string(r.summary)},
+                        {"doc", doc},         {"entry", r.entry.empty() ? nlohmann::json(nullptr) : nlohmann::json(entry)}};
+    std::printf("%s\n", j.dump(2).c_str());
+    return kOk;
+  }
+  std::string see = entry.empty() ? "" : "\nThe failure it prevents: `denpex explain " + entry + "`\n";
+  if (format == "markdown") {
+    std::printf("# %s %s\n\n%s\n%s", code.c_str(), name.c_str(), doc.c_str(), see.c_str());
+    return kOk;
+  }
+  Style st = Style::for_stream(stdout, color);
+  std::printf("%s  %s\n", st.bold(code + " " + name).c_str(), st.dim("(static check, " + std::string(core::to_string(r.severity)) + ")").c_str());
+  std::printf("\n%s\n%s", doc.c_str(), see.c_str());
+  return kOk;
+}
+
 }  // namespace
 
 int cmd_explain(const Args& args) {
@@ -84,14 +112,15 @@ int cmd_explain(const Args& args) {
   const std::string& id = opts.positional()[0];
   const core::Entry* e = loaded.library.find(id);
   if (!e) {
-    std::string msg = "no entry '" + id + "'";
+    if (const python::RuleInfo* rule = find_rule(id)) return explain_rule(*rule, format, opts.get("color", "auto"));
+    std::string msg = "no entry or rule '" + id + "'";
     auto near = loaded.library.closest_ids(id, 3);
     if (!near.empty()) {
       msg += "; did you mean";
       for (size_t i = 0; i < near.size(); ++i) msg += (i ? ", " : " ") + near[i];
       msg += "?";
     } else {
-      msg += "; `denpex signatures list` shows every id";
+      msg += "; `denpex signatures list` shows every entry, `denpex check --list-rules` every rule";
     }
     print_error("explain", msg);
     return kUsage;

@@ -51,6 +51,21 @@ TEST_CASE("explain renders an entry as text, markdown and json") {
   CHECK(r.out.find("\x1b[1m") != std::string::npos);
 }
 
+TEST_CASE("explain shows a static-check rule by code or name, with the entry it prevents") {
+  auto r = run_denpex({"explain", "DPX002"}, "", {{"NO_COLOR", "1"}});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("DPX002 checkpoint-use-reentrant-missing") == 0);
+  CHECK(r.out.find("## Fix and its safety") != std::string::npos);
+  CHECK(r.out.find("denpex explain checkpoint-use-reentrant-unset") != std::string::npos);
+  r = run_denpex({"explain", "--format", "json", "checkpoint-use-reentrant-missing"});
+  auto j = nlohmann::json::parse(r.out);
+  CHECK(j["code"] == "DPX002");
+  CHECK(j["entry"] == "checkpoint-use-reentrant-unset");
+  r = run_denpex({"explain", "DPX999"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("no entry or rule 'DPX999'") != std::string::npos);
+}
+
 TEST_CASE("explain suggests the closest ids for an unknown one") {
   auto r = run_denpex({"explain", "cuda-om"});
   CHECK(r.exit_code == 2);

@@ -23,7 +23,9 @@ json diagnosis(const logs::Diagnosis& d) {
   j["initiating_node"] = str_or_null(d.initiating_node);
   j["first_error"] = location(d.first_error);
   j["first_error"]["text"] = d.first_error_text;
-  j["context"] = {{"first_line", d.context_first_line}, {"lines", d.context_before}};
+  j["context"] = {{"first_line", d.context_first_line},
+                  {"lines", d.context_before},
+                  {"error_line", d.first_error_line.empty() ? d.first_error_text : d.first_error_line}};
   j["chain"] = d.chain;
   json coll = json::array();
   for (const auto& c : d.collateral)

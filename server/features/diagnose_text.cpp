@@ -72,7 +72,8 @@ std::string diagnose_text(const logs::Report& report, bool color, size_t context
     for (size_t i = skip; i < d.context_before.size(); ++i)
       out += p.dim("  " + std::to_string(d.context_first_line + i) + " | " + d.context_before[i]) + "\n";
   }
-  out += p.yellow("> " + std::to_string(d.first_error.line) + " | " + d.first_error_text) + "\n";
+  const std::string& shown = d.first_error_line.empty() ? d.first_error_text : d.first_error_line;
+  out += p.yellow("> " + std::to_string(d.first_error.line) + " | " + shown) + "\n";
   if (!e.summary.empty()) out += "\n" + p.bold("What broke") + "\n" + indent(e.summary, "  ");
   if (!d.chain.empty()) {
     out += "\n" + p.bold("Causal chain") + "\n";
@@ -141,7 +142,7 @@ std::string diagnose_markdown(const logs::Report& report) {
   out += "## First error\n\n```\n";
   size_t skip = d.context_before.size() > 20 ? d.context_before.size() - 20 : 0;
   for (size_t i = skip; i < d.context_before.size(); ++i) out += d.context_before[i] + "\n";
-  out += d.first_error_text + "\n```\n\n";
+  out += (d.first_error_line.empty() ? d.first_error_text : d.first_error_line) + "\n```\n\n";
   if (!d.chain.empty()) {
     out += "## Timeline\n\n";
     for (size_t i = 0; i < d.chain.size(); ++i) out += std::to_string(i + 1) + ". " + d.chain[i] + "\n";

@@ -237,6 +237,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   if (primary->meta.snapshot >= 0) {
     auto& snap = st.snapshots[static_cast<size_t>(primary->meta.snapshot)];
     d.context_first_line = snap.first_line;
+    d.first_error_line = std::move(snap.hit_line);
     d.context_before = std::move(snap.lines);
   }
   d.findings = findings_from_captures(d.captures);

@@ -346,6 +346,7 @@ void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offs
       normalize_line(cap(*p, kMaxContextLine), line);
       snap.lines.push_back(line);
     }
+    snap.hit_line = std::string(cap(norm, kMaxContextLine));
     meta.snapshot = static_cast<int>(st.snapshots.size());
     st.snapshots.push_back(std::move(snap));
   }

@@ -38,6 +38,7 @@ struct HitMeta {
 struct Snapshot {
   uint64_t first_line = 0;
   std::vector<std::string> lines;
+  std::string hit_line;  // the hit line itself, normalized like `lines` (launcher prefix kept)
 };
 
 struct Diagnoser::State {

@@ -63,6 +63,9 @@ TEST_CASE("diagnose: bundled example, OOM on rank 5 cascading into watchdog time
   CHECK(d["initiating_rank"] == 5);
   CHECK(d["initiating_node"] == "gpu-node-03");
   CHECK(d["context"]["lines"].size() >= 28);
+  // The error line is shown as the log has it, like the context lines; `text` is what matched.
+  CHECK(d["context"]["error_line"].get<std::string>().rfind("[rank5]: torch.OutOfMemoryError: CUDA out of memory", 0) == 0);
+  CHECK(d["first_error"]["text"].get<std::string>().rfind("torch.OutOfMemoryError: CUDA out of memory", 0) == 0);
   bool rank0_timeout = false;
   for (auto& c : d["collateral"])
     if (c["rank"] == 0 && c["entry"] == "nccl-watchdog-timeout") rank0_timeout = true;

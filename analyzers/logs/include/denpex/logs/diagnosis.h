@@ -39,6 +39,9 @@ struct Diagnosis {
   std::string initiating_node;
   Location first_error;
   std::string first_error_text;
+  // The first error line as the context shows lines: normalized, launcher prefix kept (first_error_text
+  // is the matched text without it).
+  std::string first_error_line;
   uint64_t context_first_line = 0;      // line number of context_before[0]
   std::vector<std::string> context_before;  // up to --context lines before first_error
   Captures captures;                    // named captures of the first error line

@@ -110,6 +110,22 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     return std::make_tuple(serious ? 0 : 1, c->entry->role == core::Role::Initiator ? 0 : 1,
                            root_rank >= 0 && c->source->rank == root_rank ? 0 : 1);
   };
+  // One failure often prints a generic wrapper line first and the specific cause a few lines
+  // later in the same message (`BackendCompilerFailed ... raised:` then `InvalidCxxCompiler`,
+  // `Error(s) in loading state_dict` then `size mismatch for ...`). A candidate is superseded by
+  // a later one of the same rank, the same seriousness and role, within kSameMessage lines, that
+  // is more specific (more confident): the earlier line is the wrapper, not another failure.
+  constexpr uint64_t kSameMessage = 30;
+  std::vector<const Cand*> kept;
+  for (const Cand* c : initiators) {
+    bool superseded = false;
+    for (const Cand* later : initiators)
+      superseded = superseded || (later->source == c->source && later->hit.line > c->hit.line &&
+                                  later->hit.line - c->hit.line <= kSameMessage &&
+                                  later->hit.confidence > c->hit.confidence && rank_key(later) == rank_key(c));
+    if (!superseded) kept.push_back(c);
+  }
+  initiators.swap(kept);
   std::stable_sort(initiators.begin(), initiators.end(),
                    [&](const Cand* a, const Cand* b) { return rank_key(a) < rank_key(b); });
 

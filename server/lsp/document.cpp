@@ -1,5 +1,7 @@
 #include "denpex/server/document.h"
 
+#include "denpex/core/text.h"
+
 namespace denpex::lsp {
 namespace {
 
@@ -31,24 +33,6 @@ size_t round_down_to_code_point(std::string_view line, size_t byte) {
     if (start + cp.bytes > byte) return start;
   }
   return byte;
-}
-
-// Start of line `n` and the line's content length, or nullopt past the last line.
-struct LineSpan {
-  size_t start;
-  size_t length;
-};
-
-std::optional<LineSpan> line_span(std::string_view text, uint32_t n) {
-  size_t start = 0;
-  for (uint32_t line = 0; line < n; ++line) {
-    size_t i = text.find_first_of("\r\n", start);
-    if (i == std::string_view::npos) return std::nullopt;
-    start = i + ((text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ? 2 : 1);
-  }
-  size_t end = text.find_first_of("\r\n", start);
-  if (end == std::string_view::npos) end = text.size();
-  return LineSpan{start, end - start};
 }
 
 }  // namespace
@@ -86,27 +70,19 @@ uint32_t encoded_column(std::string_view line, size_t byte, PositionEncoding enc
   return units;
 }
 
+// Line boundaries are core::LineIndex's (\n, \r\n or a lone \r); only the column is converted.
 size_t offset_of(std::string_view text, LspPosition pos, PositionEncoding enc) {
-  auto span = line_span(text, pos.line);
-  if (!span) return text.size();
-  return span->start + byte_column(text.substr(span->start, span->length), pos.character, enc);
+  core::LineIndex idx(text);
+  if (pos.line >= idx.line_count()) return text.size();
+  size_t start = idx.offset({pos.line, 0});
+  return start + byte_column(idx.line(text, pos.line), pos.character, enc);
 }
 
 LspPosition position_of(std::string_view text, size_t offset, PositionEncoding enc) {
-  if (offset > text.size()) offset = text.size();
-  uint32_t line = 0;
-  size_t start = 0;
-  for (;;) {
-    size_t i = text.find_first_of("\r\n", start);
-    if (i == std::string_view::npos || i >= offset) break;
-    size_t next = i + ((text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ? 2 : 1);
-    if (next > offset) break;  // between the \r and \n of a CRLF: still on this line
-    start = next;
-    ++line;
-  }
-  size_t end = text.find_first_of("\r\n", start);
-  if (end == std::string_view::npos) end = text.size();
-  return {line, encoded_column(text.substr(start, end - start), offset - start, enc)};
+  core::LineIndex idx(text);
+  core::Position p = idx.position(offset);
+  // An offset between the \r and \n of a CRLF belongs to its line; encoded_column clamps it.
+  return {p.line, encoded_column(idx.line(text, p.line), p.column, enc)};
 }
 
 void DocumentStore::open(std::string uri, std::string language_id, int64_t version, std::string text) {

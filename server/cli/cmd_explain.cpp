@@ -23,16 +23,7 @@ const char* kHelp =
 
 void print_block(const Style& st, const char* heading, const std::string& body) {
   if (body.empty()) return;
-  std::printf("\n%s\n", st.bold(heading).c_str());
-  std::string text = body;
-  while (!text.empty() && text.back() == '\n') text.pop_back();
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string::npos) end = text.size();
-    std::printf("  %s\n", text.substr(pos, end - pos).c_str());
-    pos = end + 1;
-  }
+  std::printf("\n%s\n%s", st.bold(heading).c_str(), features::indent_block(body, "  ").c_str());
 }
 
 void print_text(const core::Entry& e, const Style& st) {

@@ -1,6 +1,7 @@
 #include <cstdio>
 
 #include "denpex/server/diagnose_render.h"
+#include "denpex/server/entry_render.h"
 
 namespace denpex::features {
 namespace {
@@ -17,18 +18,6 @@ struct Paint {
   std::string green(const std::string& s) const { return wrap("32", s); }
 };
 
-std::string indent(const std::string& body, const std::string& pad) {
-  std::string out, text = body;
-  while (!text.empty() && text.back() == '\n') text.pop_back();
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string::npos) end = text.size();
-    out += pad + text.substr(pos, end - pos) + "\n";
-    pos = end + 1;
-  }
-  return out;
-}
 
 std::string percent(double c) {
   char buf[16];
@@ -74,7 +63,7 @@ std::string diagnose_text(const logs::Report& report, bool color, size_t context
   }
   const std::string& shown = d.first_error_line.empty() ? d.first_error_text : d.first_error_line;
   out += p.yellow("> " + std::to_string(d.first_error.line) + " | " + shown) + "\n";
-  if (!e.summary.empty()) out += "\n" + p.bold("What broke") + "\n" + indent(e.summary, "  ");
+  if (!e.summary.empty()) out += "\n" + p.bold("What broke") + "\n" + indent_block(e.summary, "  ");
   if (!d.chain.empty()) {
     out += "\n" + p.bold("Causal chain") + "\n";
     for (size_t i = 0; i < d.chain.size(); ++i) out += "  " + std::to_string(i + 1) + ". " + d.chain[i] + "\n";
@@ -106,8 +95,8 @@ std::string diagnose_text(const logs::Report& report, bool color, size_t context
       out += "\n";
     }
   }
-  if (!e.fix.empty()) out += "\n" + p.bold("Fix") + "\n" + indent(e.fix, "  ");
-  if (!e.verify.empty()) out += "\n" + p.bold("Verify") + "\n" + indent(e.verify, "  ");
+  if (!e.fix.empty()) out += "\n" + p.bold("Fix") + "\n" + indent_block(e.fix, "  ");
+  if (!e.verify.empty()) out += "\n" + p.bold("Verify") + "\n" + indent_block(e.verify, "  ");
   if (!e.related.empty()) {
     out += "\n" + p.dim("Related:");
     for (const auto& r : e.related) out += " " + r;

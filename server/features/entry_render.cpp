@@ -95,6 +95,19 @@ nlohmann::json identity_json(const core::Entry& e) {
 }
 }  // namespace
 
+std::string indent_block(const std::string& body, const std::string& pad) {
+  std::string out, text = body;
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    out += pad + text.substr(pos, end - pos) + "\n";
+    pos = end + 1;
+  }
+  return out;
+}
+
 nlohmann::json entry_summary_json(const core::Entry& e) {
   nlohmann::json j = identity_json(e);
   nlohmann::json patterns = nlohmann::json::array();

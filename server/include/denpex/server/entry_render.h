@@ -12,6 +12,9 @@ namespace denpex::features {
 std::string entry_markdown(const core::Entry& e);
 // Short form for hovers: title, summary, fix and verify.
 std::string entry_markdown_brief(const core::Entry& e);
+// `body` with `pad` before every line, trailing newlines folded to one: an entry's Markdown field
+// as an indented block under a terminal heading.
+std::string indent_block(const std::string& body, const std::string& pad);
 // Everything, including fingerprints and examples (`explain --format json`).
 nlohmann::json entry_json(const core::Entry& e);
 // The `signatures list --format json` summary object.

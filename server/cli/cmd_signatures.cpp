@@ -158,7 +158,6 @@ int docs(const Options& opts, const std::vector<std::string>& args) {
     std::string rows;
     for (const auto& e : loaded.library.entries()) {
       if (e.category != category) continue;
-      std::string summary = e.summary.substr(0, e.summary.find('\n'));
       rows += "| [" + e.title + "](" + e.id + ".md) | `" + e.id + "` | " + std::string(core::to_string(e.role)) + " |\n";
       if (!write_file(out / (e.id + ".md"), features::entry_markdown(e))) {
         print_error("signatures", "cannot write " + (out / (e.id + ".md")).string());

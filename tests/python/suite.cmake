@@ -13,3 +13,10 @@ endif()
 add_test(NAME docs.rules_fresh
   COMMAND ${CMAKE_COMMAND} -DDENPEX=$<TARGET_FILE:denpex> -DSRC=${CMAKE_SOURCE_DIR}
           -DOUT=${CMAKE_CURRENT_BINARY_DIR}/rules-check.md -P ${CMAKE_CURRENT_LIST_DIR}/check_rules_doc.cmake)
+
+# The unit test that analyzes every stdlib file without the CLI's text prefilter.
+if(stdlib_rc EQUAL 0 AND IS_DIRECTORY "${DENPEX_PY_STDLIB}")
+  target_compile_definitions(denpex_unit_tests PRIVATE DENPEX_PY_STDLIB="${DENPEX_PY_STDLIB}")
+else()
+  target_compile_definitions(denpex_unit_tests PRIVATE DENPEX_PY_STDLIB="")
+endif()

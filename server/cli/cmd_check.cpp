@@ -181,7 +181,7 @@ int cmd_check(const Args& args) {
   job.parse_only = opts.has("parse-only");
   job.json = format == "json" && !opts.has("statistics");
 
-  CheckConfig cfg;
+  project::CheckConfig cfg;
   if (!opts.has("no-config")) {
     std::optional<fs::path> file;
     if (opts.has("config")) {
@@ -189,31 +189,24 @@ int cmd_check(const Args& args) {
       std::error_code ec;
       if (!fs::is_regular_file(*file, ec)) return opts.usage_error("no config file '" + opts.get("config") + "'");
     } else {
-      file = find_check_config(opts.positional().empty() ? fs::path(".") : fs::path(opts.positional().front()));
+      file = project::find_check_config(opts.positional().empty() ? fs::path(".") : fs::path(opts.positional().front()));
     }
-    if (file) cfg = read_check_config(*file);
+    if (file) cfg = project::read_check_config(*file);
   }
   for (const auto& w : cfg.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   if (!cfg.errors.empty()) {
     for (const auto& e : cfg.errors) print_error("check", e);
     return kUsage;
   }
-  job.options.select = cfg.select;
-  job.options.ignore = cfg.ignore;
-  job.options.severity = cfg.severity;
-  if (opts.has("select")) job.options.select = split_codes(opts.all("select"));
-  for (auto& c : split_codes(opts.all("ignore"))) job.options.ignore.push_back(c);
-  for (const auto* list : {&job.options.select, &job.options.ignore}) {
-    for (const auto& code : *list) {
-      bool known = code == "ALL";
-      for (const python::RuleInfo* r : python::rules()) known = known || r->code.substr(0, code.size()) == code;
-      if (!known) return opts.usage_error("no rule matches '" + code + "' (see `denpex check --list-rules`)");
-    }
-  }
+  std::vector<std::string> select = split_codes(opts.all("select")), ignore = split_codes(opts.all("ignore"));
+  job.options = project::analyze_options(cfg, select, ignore);
+  for (const auto* list : {&job.options.select, &job.options.ignore})
+    if (auto unknown = project::unknown_codes(*list); !unknown.empty())
+      return opts.usage_error("no rule matches '" + unknown.front() + "' (see `denpex check --list-rules`)");
 
   std::vector<std::string> roots = opts.positional();
   if (roots.empty()) roots.push_back(".");
-  Discovered found = discover_python_files(roots, cfg.exclude);
+  project::Discovered found = project::discover_python_files(roots, cfg.exclude);
   int rc = kOk;
   for (const auto& missing : found.errors) {
     print_error("check", "no such file or directory: " + missing);

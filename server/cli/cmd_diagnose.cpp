@@ -127,7 +127,7 @@ int cmd_diagnose(const Args& args) {
     inputs.push_back({"-", 0});
   }
 
-  auto loaded = load_library(opts.all("signatures"));
+  auto loaded = project::load_library(opts.all("signatures"));
   report_problems("diagnose", loaded.problems);
   logs::Matcher matcher(loaded.library.entries());
   if (!matcher.ok()) {

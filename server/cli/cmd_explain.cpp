@@ -98,7 +98,7 @@ int cmd_explain(const Args& args) {
   if (format != "text" && format != "markdown" && format != "json")
     return opts.usage_error("unknown --format '" + format + "' (text, markdown or json)");
 
-  auto loaded = load_library(opts.all("signatures"));
+  auto loaded = project::load_library(opts.all("signatures"));
   report_problems("explain", loaded.problems);
   const std::string& id = opts.positional()[0];
   const core::Entry* e = loaded.library.find(id);

@@ -93,7 +93,7 @@ int cmd_run(const Args& args) {
     }
   }
 
-  auto loaded = load_library(opts.all("signatures"));
+  auto loaded = project::load_library(opts.all("signatures"));
   report_problems("run", loaded.problems);
   logs::Matcher matcher(loaded.library.entries());
   logs::Diagnoser diag(matcher);

@@ -33,7 +33,7 @@ const char* kHelp =
     "ambiguous when another entry claims it with a higher confidence.\n";
 
 int list(const Options& opts) {
-  auto loaded = load_library(opts.all("signatures"));
+  auto loaded = project::load_library(opts.all("signatures"));
   report_problems("signatures", loaded.problems);
   if (opts.get("format", "text") == "json") {
     nlohmann::json all = nlohmann::json::array();
@@ -58,7 +58,7 @@ int list(const Options& opts) {
 int test(const Options& opts, const std::vector<std::string>& dirs) {
   std::vector<std::string> user_dirs = opts.all("signatures");
   user_dirs.insert(user_dirs.end(), dirs.begin(), dirs.end());
-  auto loaded = load_library(user_dirs);
+  auto loaded = project::load_library(user_dirs);
   loaded.library.check_links(loaded.problems);
   report_problems("signatures", loaded.problems);
   logs::Matcher matcher(loaded.library.entries());
@@ -115,7 +115,7 @@ int validate(const std::vector<std::string>& dirs) {
     print_error("signatures", "validate needs at least one directory");
     return kUsage;
   }
-  auto loaded = load_library(dirs);
+  auto loaded = project::load_library(dirs);
   loaded.library.check_links(loaded.problems);
   for (const auto& p : loaded.problems) std::printf("%s\n", p.str().c_str());
   std::printf("%zu entries loaded from %zu director%s, %zu problem%s\n", loaded.user_ids.size(), dirs.size(),
@@ -142,7 +142,7 @@ int docs(const Options& opts, const std::vector<std::string>& args) {
     print_error("signatures", "docs needs exactly one output directory");
     return kUsage;
   }
-  auto loaded = load_library(opts.all("signatures"));
+  auto loaded = project::load_library(opts.all("signatures"));
   report_problems("signatures", loaded.problems);
   fs::path out(args[0]);
   std::error_code ec;

@@ -32,4 +32,10 @@ void print_error(std::string_view command, std::string_view message) {
                static_cast<int>(message.size()), message.data());
 }
 
+void report_problems(const std::string& command, const std::vector<encyclopedia::Problem>& problems) {
+  Style st = Style::for_stream(stderr);
+  for (const auto& p : problems)
+    std::fprintf(stderr, "%s: %s %s\n", command.c_str(), st.yellow("warning:").c_str(), p.str().c_str());
+}
+
 }  // namespace denpex::cli

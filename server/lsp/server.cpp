@@ -13,8 +13,8 @@
 namespace denpex::lsp {
 
 struct Server::Knowledge {
-  cli::LoadedLibrary loaded;
-  std::unique_ptr<logs::Matcher> matcher;  // refers to loaded.library's entries: never move them
+  std::shared_ptr<const project::Knowledge> k;
+  const logs::Matcher* matcher;
 };
 
 Server::Server(Send send, ServerOptions options) : send_(std::move(send)), options_(std::move(options)) {}
@@ -187,10 +187,9 @@ json Server::initialize(const json& params) {
 const Server::Knowledge& Server::knowledge() {
   if (!knowledge_) {
     auto k = std::make_unique<Knowledge>();
-    k->loaded = cli::load_library(options_.signature_dirs);
-    cli::report_problems("denpex lsp", k->loaded.problems);
-    k->matcher = std::make_unique<logs::Matcher>(k->loaded.library.entries());
-    if (!k->matcher->ok()) throw RpcError(kInternalError, "cannot build the fingerprint matcher: " + k->matcher->error());
+    k->k = project::load_knowledge(options_.signature_dirs);
+    for (const auto& p : k->k->loaded.problems) log("warning: " + p.str());
+    k->matcher = k->k->matcher.get();
     knowledge_ = std::move(k);
   }
   return *knowledge_;

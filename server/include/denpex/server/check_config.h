@@ -8,8 +8,9 @@
 #include <vector>
 
 #include "denpex/core/entry.h"
+#include "denpex/python/analyze.h"
 
-namespace denpex::cli {
+namespace denpex::project {
 
 struct CheckConfig {
   std::string file;  // the pyproject.toml read, empty if none
@@ -24,4 +25,11 @@ CheckConfig read_check_config(const std::filesystem::path& file);
 // The nearest pyproject.toml with a [tool.denpex] table in `start` or its parents.
 std::optional<std::filesystem::path> find_check_config(const std::filesystem::path& start);
 
-}  // namespace denpex::cli
+// The rule options for a file: its [tool.denpex] table, then the caller's overrides (command-line
+// flags, editor settings): a non-empty `select` replaces the file's, `ignore` adds to it.
+python::AnalyzeOptions analyze_options(const CheckConfig& cfg, const std::vector<std::string>& select,
+                                       const std::vector<std::string>& ignore);
+// The entries of `codes` that name no rule: neither a code, a code prefix ("DPX0") nor "ALL".
+std::vector<std::string> unknown_codes(const std::vector<std::string>& codes);
+
+}  // namespace denpex::project

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace denpex::cli {
+namespace denpex::project {
 
 struct Discovered {
   std::vector<std::string> files;   // sorted, deduplicated
@@ -15,4 +15,4 @@ struct Discovered {
 // Files named explicitly are always checked; `exclude` holds extra glob patterns like .gitignore's.
 Discovered discover_python_files(const std::vector<std::string>& paths, const std::vector<std::string>& exclude);
 
-}  // namespace denpex::cli
+}  // namespace denpex::project

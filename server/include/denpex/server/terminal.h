@@ -4,6 +4,9 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "denpex/encyclopedia/library.h"
 
 namespace denpex::cli {
 
@@ -29,5 +32,7 @@ class Style {
 
 // "error: <message>" on stderr, the convention for every failure the user must act on.
 void print_error(std::string_view command, std::string_view message);
+// Problems in the user's encyclopedia files, one warning line each: `command: warning: file:line: ...`.
+void report_problems(const std::string& command, const std::vector<encyclopedia::Problem>& problems);
 
 }  // namespace denpex::cli

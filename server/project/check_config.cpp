@@ -3,10 +3,12 @@
 #include <fstream>
 #include <set>
 
+#include "denpex/python/rule.h"
+
 #define TOML_EXCEPTIONS 1
 #include <toml++/toml.h>
 
-namespace denpex::cli {
+namespace denpex::project {
 namespace fs = std::filesystem;
 namespace {
 
@@ -106,4 +108,24 @@ std::optional<fs::path> find_check_config(const fs::path& start) {
   return std::nullopt;
 }
 
-}  // namespace denpex::cli
+python::AnalyzeOptions analyze_options(const CheckConfig& cfg, const std::vector<std::string>& select,
+                                       const std::vector<std::string>& ignore) {
+  python::AnalyzeOptions out;
+  out.select = select.empty() ? cfg.select : select;
+  out.ignore = cfg.ignore;
+  out.ignore.insert(out.ignore.end(), ignore.begin(), ignore.end());
+  out.severity = cfg.severity;
+  return out;
+}
+
+std::vector<std::string> unknown_codes(const std::vector<std::string>& codes) {
+  std::vector<std::string> out;
+  for (const auto& code : codes) {
+    bool known = code == "ALL";
+    for (const python::RuleInfo* r : python::rules()) known = known || r->code.substr(0, code.size()) == code;
+    if (!known) out.push_back(code);
+  }
+  return out;
+}
+
+}  // namespace denpex::project

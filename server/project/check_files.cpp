@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-namespace denpex::cli {
+namespace denpex::project {
 namespace fs = std::filesystem;
 namespace {
 
@@ -133,4 +133,4 @@ Discovered discover_python_files(const std::vector<std::string>& paths, const st
   return d;
 }
 
-}  // namespace denpex::cli
+}  // namespace denpex::project

@@ -7,6 +7,12 @@ using nlohmann::json;
 json rank_or_null(int r) { return r >= 0 ? json(r) : json(nullptr); }
 json str_or_null(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
 json location(const logs::Location& l) { return {{"file", l.file}, {"line", l.line}}; }
+json frames(const std::vector<logs::StackFrame>& stack) {
+  json a = json::array();
+  for (const auto& f : stack)
+    a.push_back({{"file", f.file}, {"line", f.line}, {"function", f.function}, {"log_line", f.log_line}});
+  return a;
+}
 
 json diagnosis(const logs::Diagnosis& d) {
   const core::Entry& e = *d.entry;
@@ -26,6 +32,7 @@ json diagnosis(const logs::Diagnosis& d) {
   j["context"] = {{"first_line", d.context_first_line},
                   {"lines", d.context_before},
                   {"error_line", d.first_error_line.empty() ? d.first_error_text : d.first_error_line}};
+  j["traceback"] = frames(d.traceback);
   j["chain"] = d.chain;
   json coll = json::array();
   for (const auto& c : d.collateral)
@@ -82,6 +89,7 @@ nlohmann::json diagnose_json(const logs::Report& report) {
     j["final_exception"]["type"] = f.event.type;
     j["final_exception"]["message"] = f.event.message;
     j["final_exception"]["chained"] = str_or_null(f.event.chained);
+    j["final_exception"]["traceback"] = frames(f.event.stack);
   } else {
     j["final_exception"] = nullptr;
   }

@@ -250,6 +250,9 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   d.first_error = {file, primary->hit.line};
   d.first_error_text = primary->hit.text;
   d.captures = primary->hit.captures;
+  // Only the source that printed the line: the ranks of one log interleave their tracebacks,
+  // and another rank's frames at nearby line numbers are not this failure's.
+  if (const ExceptionEvent* ex = primary->source->events.exception_at(primary->hit.line)) d.traceback = ex->stack;
   if (primary->meta.snapshot >= 0) {
     auto& snap = st.snapshots[static_cast<size_t>(primary->meta.snapshot)];
     d.context_first_line = snap.first_line;

@@ -17,7 +17,7 @@ namespace {
 // Markers the event tracker needs even when no fingerprint hits their chunk.
 const char* const kEventMarkers[] = {
     R"(Traceback \(most recent call last\))",
-    R"(File "[^"\n]*", line \d+)",
+    R"(File "[^\n]*", line \d+)",  // the path is printed unescaped: it may hold quotes
     R"(The above exception was the direct cause)",
     R"(During handling of the above exception)",
     R"(terminate called after throwing)",

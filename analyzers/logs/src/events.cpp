@@ -7,6 +7,8 @@ namespace denpex::logs {
 namespace {
 
 constexpr size_t kMaxMessage = 512;
+constexpr size_t kMaxPath = 1024;
+constexpr size_t kMaxFunction = 256;
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -50,6 +52,35 @@ std::optional<std::pair<std::string, std::string>> split_exception_line(std::str
   return std::make_pair(std::string(type), std::string(msg.substr(0, kMaxMessage)));
 }
 
+std::optional<StackFrame> parse_frame_line(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  constexpr std::string_view kFile = "File \"", kLine = "\", line ", kIn = ", in ";
+  if (!text.starts_with(kFile)) return std::nullopt;
+  std::string_view rest = text.substr(kFile.size());
+  while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t')) rest.remove_suffix(1);
+  // From the right: a path may itself contain `", line 3`, a function name does not.
+  for (size_t at = rest.rfind(kLine); at != std::string_view::npos;
+       at = at == 0 ? std::string_view::npos : rest.rfind(kLine, at - 1)) {
+    size_t i = at + kLine.size();
+    uint64_t n = 0;
+    size_t digits = 0;
+    while (i < rest.size() && std::isdigit(static_cast<unsigned char>(rest[i])) && digits < 19) {
+      n = n * 10 + static_cast<uint64_t>(rest[i++] - '0');
+      ++digits;
+    }
+    if (digits == 0 || digits == 19) continue;
+    std::string_view after = rest.substr(i);
+    // A SyntaxError prints `File "x.py", line 3` with no function: the location is still useful.
+    if (!after.empty() && !after.starts_with(kIn)) continue;
+    StackFrame f;
+    f.file = std::string(rest.substr(0, std::min(at, kMaxPath)));
+    f.line = n;
+    if (!after.empty()) f.function = std::string(after.substr(kIn.size(), kMaxFunction));
+    return f;
+  }
+  return std::nullopt;
+}
+
 bool looks_like_error(std::string_view text) {
   text = text.substr(0, 4096);
   for (std::string_view key : {"Error", "ERROR", "error:", "Exception", "Traceback (most recent call last)",
@@ -67,13 +98,37 @@ void EventTracker::exception_line(uint64_t line, std::string_view text) {
   ev.line = line;
   ev.type = std::move(split->first);
   ev.message = std::move(split->second);
+  ev.traceback_line = traceback_line_;
   ev.chained = std::move(pending_chain_);
   ev.last_frame = std::move(last_frame_);
   ev.frames = frames_;
+  if (stack_frames_kept_ + stack_.size() <= kMaxStackFrames) {
+    stack_frames_kept_ += stack_.size();
+    ev.stack = std::move(stack_);
+  }
   exceptions_.push_back(std::move(ev));
   pending_chain_.clear();
   last_frame_.clear();
   frames_ = 0;
+  stack_.clear();
+}
+
+const ExceptionEvent* EventTracker::exception_at(uint64_t line) const {
+  if (table_traceback_rank(line) >= 0) return nullptr;
+  for (const auto& e : exceptions_)
+    if (e.traceback_line != 0 && e.traceback_line <= line && line <= e.line) return &e;
+  // A message goes on below its exception line (`BackendCompilerFailed ... raised:` then the
+  // cause, `Error(s) in loading state_dict` then `size mismatch for ...`): the nearest exception
+  // line above claims the line before one below does.
+  const ExceptionEvent* above = nullptr;
+  const ExceptionEvent* below = nullptr;
+  for (const auto& e : exceptions_) {
+    if (e.line <= line && (!above || e.line > above->line)) above = &e;
+    if (e.line > line && (!below || e.line < below->line)) below = &e;
+  }
+  if (above && line - above->line <= kNearLines) return above;
+  if (below && below->line - line <= kNearLines) return below;
+  return nullptr;
 }
 
 static bool is_table_key(std::string_view key) {
@@ -175,6 +230,8 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
     state_ = State::Frames;
     frames_ = 0;
     last_frame_.clear();
+    stack_.clear();
+    traceback_line_ = line;
     return;
   }
   if (text.starts_with("The above exception was the direct cause of the following exception")) {
@@ -209,9 +266,14 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
     if (!t.empty()) state_ = State::Idle;
   }
   if (state_ == State::Frames) {
-    if (text.starts_with("  File \"")) {
+    // Any indentation: stripping `[rank1]:` also takes one of the two spaces Python printed, and
+    // some collectors trim lines.
+    if (auto frame = parse_frame_line(text)) {
       ++frames_;
       last_frame_ = std::string(trim(text).substr(0, 300));
+      frame->log_line = line;
+      if (stack_.size() == kStackHead + kStackTail) stack_.erase(stack_.begin() + kStackHead);
+      stack_.push_back(std::move(*frame));
       return;
     }
     if (text.starts_with(" ") || text.starts_with("\t") || text.empty()) return;  // source lines, carets

@@ -30,6 +30,7 @@ std::string stable_view(const std::string& out) {
                               {"initiating_rank", d["initiating_rank"]},
                               {"initiating_node", d["initiating_node"]},
                               {"first_error", d["first_error"]},
+                              {"traceback", d["traceback"]},
                               {"context_lines", d["context"]["lines"].size()},
                               {"collateral", c},
                               {"findings", d["evidence"]["findings"]},

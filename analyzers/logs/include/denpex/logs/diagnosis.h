@@ -45,6 +45,10 @@ struct Diagnosis {
   uint64_t context_first_line = 0;      // line number of context_before[0]
   std::vector<std::string> context_before;  // up to --context lines before first_error
   Captures captures;                    // named captures of the first error line
+  // The Python traceback the first error line belongs to (EventTracker::exception_at on the
+  // source that printed it: same input, same rank), outermost frame first and capped like
+  // ExceptionEvent::stack; empty when the line belongs to none (a watchdog line, a C++ abort).
+  std::vector<StackFrame> traceback;
   std::vector<std::string> findings;    // evidence turned into sentences
   std::vector<std::string> chain;       // the causal chain, earliest first
   std::vector<Collateral> collateral;

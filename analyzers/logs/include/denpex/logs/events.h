@@ -10,15 +10,29 @@
 
 namespace denpex::logs {
 
+// One `  File "<path>", line <N>, in <func>` line of a Python traceback.
+struct StackFrame {
+  std::string file;       // as printed: "/workspace/train.py", "<frozen importlib._bootstrap>", "<string>"
+  uint64_t line = 0;      // line in that source file (1-based), from `line N`
+  std::string function;   // `in step` -> "step"; empty for the `File "x.py", line 3` of a SyntaxError
+  uint64_t log_line = 0;  // 1-based line of the log where this frame was printed
+};
+
 struct ExceptionEvent {
   uint64_t line = 0;
+  uint64_t traceback_line = 0;  // its `Traceback (most recent call last):`, 0 when none was seen
   std::string type;     // "RuntimeError", "torch.OutOfMemoryError", "c10::Error"
   std::string message;  // first line of the message, capped
   // How this exception relates to the one before it in the same source: "" (none),
   // "direct-cause" (`raise ... from`), "during-handling" (raised while handling it).
   std::string chained;
   std::string last_frame;  // `File "x.py", line 12, in step`, empty when none was seen
-  int frames = 0;
+  int frames = 0;          // every frame printed, also those `stack` does not keep
+  // The frames, outermost first as Python prints them. A deep recursion prints thousands, so at
+  // most kStackHead outermost and kStackTail innermost are kept: when `frames > stack.size()`
+  // the ones between stack[kStackHead - 1] and stack[kStackHead] were dropped. Empty for C++
+  // `terminate` events and once the tracker's kMaxStackFrames are spent.
+  std::vector<StackFrame> stack;
   bool from_terminate = false;  // C++ `terminate called after throwing an instance of`
 };
 
@@ -42,6 +56,11 @@ struct TableTraceback {
   int rank = -1;
 };
 
+// `  File "/w/train.py", line 42, in step` -> {"/w/train.py", 42, "step"}, any indentation; nullopt
+// when the line is no frame line. The path runs to the last `", line N`: Python prints it without
+// escaping, so it may hold spaces and quotes.
+std::optional<StackFrame> parse_frame_line(std::string_view text);
+
 class EventTracker {
  public:
   // `text` is the normalized line without launcher prefix; lines arrive in order.
@@ -56,8 +75,20 @@ class EventTracker {
   const std::vector<TableTraceback>& table_tracebacks() const { return table_tracebacks_; }
   // The rank whose table traceback contains `line`, -1 when none does.
   int table_traceback_rank(uint64_t line) const;
+  // The exception the line at `line` belongs to: the one whose traceback holds it, else the
+  // nearest exception line at most kNearLines above it (the line continues that message), else
+  // the nearest at most kNearLines below it. nullptr when none does, and for lines of a traceback
+  // torchrun copied into its table (no event holds them; the agent's own traceback printed just
+  // before the table must not claim them).
+  const ExceptionEvent* exception_at(uint64_t line) const;
 
   static constexpr size_t kMaxEvents = 256;
+  static constexpr size_t kStackHead = 8;
+  static constexpr size_t kStackTail = 24;
+  // Frames kept over all events of one source: bounds memory on logs that print the same
+  // traceback at every step.
+  static constexpr size_t kMaxStackFrames = 2048;
+  static constexpr uint64_t kNearLines = 10;
 
  private:
   void exception_line(uint64_t line, std::string_view text);
@@ -68,6 +99,9 @@ class EventTracker {
   std::string pending_chain_;
   std::string last_frame_;
   int frames_ = 0;
+  uint64_t traceback_line_ = 0;
+  std::vector<StackFrame> stack_;
+  size_t stack_frames_kept_ = 0;  // over all events, against kMaxStackFrames
   std::string terminate_type_;
   uint64_t terminate_line_ = 0;
 

@@ -3,6 +3,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 
 #include "denpex/server/cli.h"
 #include "denpex/server/lsp_server.h"
@@ -19,6 +20,7 @@ const char* kHelp =
     "Options:\n"
     "  --signatures DIR           Also load entries from DIR (repeatable; overrides built-in ids)\n"
     "  --max-message-bytes N      Refuse messages larger than N bytes (default: 64 MiB)\n"
+    "  --threads N                Analysis worker threads (default: 2; 0 analyses inline, in order)\n"
     "  --verbose                  Log every incoming method to stderr\n"
     "  -h, --help                 Show this help\n\n"
     "Exit codes: 0 after shutdown and exit, 1 when the client exits or disconnects without shutdown.\n"
@@ -28,7 +30,7 @@ const char* kHelp =
 
 int cmd_lsp(const Args& args) {
   Options opts("lsp", kHelp);
-  opts.value("signatures").value("max-message-bytes").flag("verbose");
+  opts.value("signatures").value("max-message-bytes").value("threads").flag("verbose");
   if (auto rc = opts.parse(args)) return *rc;
   if (opts.help()) return kOk;
   if (!opts.positional().empty()) return opts.usage_error("unexpected argument '" + opts.positional()[0] + "'");
@@ -47,6 +49,14 @@ int cmd_lsp(const Args& args) {
   lsp::ServerOptions server_options;
   server_options.signature_dirs = opts.all("signatures");
   server_options.verbose = opts.has("verbose");
+  server_options.threads = 2;
+  if (opts.has("threads")) {
+    const std::string v = opts.get("threads");
+    char* end = nullptr;
+    long n = std::strtol(v.c_str(), &end, 10);
+    if (v.empty() || *end != '\0' || n < 0 || n > 64) return opts.usage_error("--threads expects 0..64, got '" + v + "'");
+    server_options.threads = static_cast<unsigned>(n);
+  }
 
   // A client that disappears must end the server with an error, not kill it mid-write.
   std::signal(SIGPIPE, SIG_IGN);

@@ -2,6 +2,7 @@
 
 #include "denpex/server/diagnose_render.h"
 #include "denpex/server/entry_render.h"
+#include "denpex/server/log_document.h"
 
 namespace denpex::features {
 namespace {
@@ -23,13 +24,6 @@ std::string percent(double c) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "%d%%", static_cast<int>(c * 100 + 0.5));
   return buf;
-}
-
-std::string where(int rank, int local_rank, const std::string& node) {
-  std::string s = rank >= 0 ? "rank " + std::to_string(rank) : "rank unknown";
-  if (local_rank >= 0 && local_rank != rank) s += " (local rank " + std::to_string(local_rank) + ")";
-  if (!node.empty()) s += " on " + node;
-  return s;
 }
 
 }  // namespace
@@ -54,7 +48,7 @@ std::string diagnose_text(const logs::Report& report, bool color, size_t context
   const auto& d = report.diagnoses.front();
   const core::Entry& e = *d.entry;
   out += p.red(p.bold("Diagnosis: " + e.title)) + "  " + p.dim("(" + e.id + ", confidence " + percent(d.confidence) + ")") + "\n";
-  out += "Initiating fault: " + p.bold(where(d.initiating_rank, d.initiating_local_rank, d.initiating_node)) + "\n";
+  out += "Initiating fault: " + p.bold(rank_label(d.initiating_rank, d.initiating_local_rank, d.initiating_node)) + "\n";
   out += "First error: " + d.first_error.file + ":" + std::to_string(d.first_error.line) + "\n";
   if (context_lines > 0 && !d.context_before.empty()) {
     size_t skip = d.context_before.size() > context_lines ? d.context_before.size() - context_lines : 0;
@@ -124,7 +118,7 @@ std::string diagnose_markdown(const logs::Report& report) {
   out += "| | |\n|---|---|\n";
   out += "| Diagnosis | `" + e.id + "` (" + e.category + ") |\n";
   out += "| Confidence | " + percent(d.confidence) + " |\n";
-  out += "| Initiating | " + where(d.initiating_rank, d.initiating_local_rank, d.initiating_node) + " |\n";
+  out += "| Initiating | " + rank_label(d.initiating_rank, d.initiating_local_rank, d.initiating_node) + " |\n";
   out += "| First error | `" + d.first_error.file + ":" + std::to_string(d.first_error.line) + "` |\n";
   out += "| Collateral | " + std::to_string(d.collateral.size()) + " rank/entry pairs |\n\n";
   if (!e.summary.empty()) out += "## What broke\n\n" + e.summary + "\n";

@@ -163,6 +163,33 @@ ExecuteCommandParams parse_execute_command(const json& params) {
   return p;
 }
 
+TextDocumentPositionParams parse_text_document_position(const json& params) {
+  TextDocumentPositionParams p;
+  p.uri = parse_did_close(params);
+  p.position = parse_position(need(params, "position", "params"), "params.position");
+  return p;
+}
+
+LspRange parse_range(const json& j, const std::string& path) {
+  LspRange r{parse_position(need(j, "start", path), path + ".start"), parse_position(need(j, "end", path), path + ".end")};
+  if (r.end < r.start) bad(path, "start is after end");
+  return r;
+}
+
+CodeActionParams parse_code_action(const json& params) {
+  CodeActionParams p;
+  p.uri = parse_did_close(params);
+  p.range = parse_range(need(params, "range", "params"), "params.range");
+  auto ctx = params.find("context");
+  if (ctx != params.end() && ctx->is_object()) {
+    auto only = ctx->find("only");
+    if (only != ctx->end() && only->is_array())
+      for (const auto& k : *only)
+        if (k.is_string()) p.only.push_back(k.get<std::string>());
+  }
+  return p;
+}
+
 json to_json(LspPosition p) { return {{"line", p.line}, {"character", p.character}}; }
 json to_json(const LspRange& r) { return {{"start", to_json(r.start)}, {"end", to_json(r.end)}}; }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "denpex/python/analyze.h"
+
 namespace denpex::python {
 namespace {
 
@@ -101,6 +103,37 @@ void apply_suppressions(std::vector<Suppression>& sups, std::vector<core::Findin
     return hit;
   };
   findings.erase(std::remove_if(findings.begin(), findings.end(), suppressed), findings.end());
+}
+
+std::optional<core::TextEdit> suppression_edit(const Module& m, const core::Finding& f) {
+  const core::LineIndex& lines = m.lines();
+  uint32_t line = f.range.start.line;
+  auto ends_with_backslash = [&](uint32_t l) {
+    std::string_view t = lines.line(m.source(), l);
+    while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
+    return !t.empty() && t.back() == '\\';
+  };
+  if (ends_with_backslash(line)) line = f.range.end.line;
+  if (ends_with_backslash(line)) return std::nullopt;
+  std::string_view text = lines.line(m.source(), line);
+  const core::Position eol{line, static_cast<uint32_t>(text.size())};
+  for (TSNode c : m.comments()) {
+    if (m.start(c).line != line) continue;
+    Suppression s;
+    std::string_view t = m.text(c);
+    if (!parse_denpex(t, s) || s.file_level) continue;
+    if (s.all) return std::nullopt;
+    for (const auto& code : s.codes)
+      if (code == f.code) return std::nullopt;
+    // Join the list: `# denpex: ignore[A]` -> `# denpex: ignore[A, CODE]`.
+    size_t open = t.find('[', t.find("denpex:"));
+    size_t close = open == std::string_view::npos ? open : t.find(']', open);
+    if (close == std::string_view::npos) continue;
+    core::Position at = m.start(c);
+    at.column += static_cast<uint32_t>(close);
+    return core::TextEdit{{at, at}, ", " + f.code};
+  }
+  return core::TextEdit{{eol, eol}, "  # denpex: ignore[" + f.code + "]"};
 }
 
 }  // namespace denpex::python

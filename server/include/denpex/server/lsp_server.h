@@ -1,6 +1,12 @@
 #pragma once
-// The language server's lifecycle and dispatch: one message in, at most one reply out, in order.
-// It knows JSON-RPC and LSP; the work behind each method lives in features/ and the engines.
+// The language server: lifecycle, dispatch, and the scheduling of analyses. It knows JSON-RPC and
+// LSP; what each feature computes lives in features/ (pure functions, no JSON) and the engines.
+//
+// Threads: the caller's thread reads and handles messages in order and owns the document store;
+// analyses run on a small pool over immutable document snapshots, latest version wins (a newer
+// edit cancels the running analysis of that document); results are published only for the
+// version they were computed from. `threads = 0` analyses inline, in message order, which makes
+// tests deterministic.
 #include <functional>
 #include <memory>
 #include <string>
@@ -16,6 +22,7 @@ namespace denpex::lsp {
 struct ServerOptions {
   std::vector<std::string> signature_dirs;  // user encyclopedia directories, as `--signatures`
   bool verbose = false;                     // log every message's method
+  unsigned threads = 0;                     // analysis workers; 0: inline
   // Where log lines go; stderr when empty. Never stdout: that belongs to the protocol.
   std::function<void(const std::string&)> log;
 };
@@ -31,35 +38,26 @@ class Server {
   void handle(const Frame& frame);
   void handle_message(std::string_view body);
 
-  bool exited() const { return exited_; }
+  bool exited() const;
   // 0 after shutdown then exit, 1 when the client exited (or went away) without shutdown.
-  int exit_code() const { return shutdown_ ? 0 : 1; }
-  PositionEncoding encoding() const { return encoding_; }
-  const DocumentStore& documents() const { return documents_; }
-  void note(const std::string& line) const { log(line); }  // for the loop around the server
+  int exit_code() const;
+  PositionEncoding encoding() const;
+  // The client's process id from initialize, 0 when it gave none.
+  long client_pid() const;
+  const DocumentStore& documents() const;
+  // Blocks until no analysis is queued or running (tests and benchmarks).
+  void wait_idle();
+  void note(const std::string& line) const;  // for the loop around the server
+
+  struct Impl;
 
  private:
-  enum class State { Uninitialized, Running, ShutDown };
-  void dispatch_request(const Message& m);
-  void dispatch_notification(const Message& m);
-  json initialize(const json& params);
-  json execute_command(const json& params);
-  void log(const std::string& line) const;
-
-  struct Knowledge;  // the encyclopedia and its matcher, loaded on first use
-  const Knowledge& knowledge();
-
-  Send send_;
-  ServerOptions options_;
-  State state_ = State::Uninitialized;
-  bool shutdown_ = false;
-  bool exited_ = false;
-  PositionEncoding encoding_ = PositionEncoding::Utf16;
-  DocumentStore documents_;
-  std::unique_ptr<Knowledge> knowledge_;
+  std::unique_ptr<Impl> impl_;
 };
 
-// Reads frames until `exit` or end of input; returns the process exit code.
+// Reads frames until `exit` or end of input; returns the process exit code. Outgoing messages are
+// written by one writer thread; the server exits when the client's process (initialize's
+// processId) dies.
 int serve(FrameReader& in, FrameWriter& out, const ServerOptions& options);
 
 }  // namespace denpex::lsp

@@ -80,6 +80,22 @@ struct ExecuteCommandParams {
 };
 ExecuteCommandParams parse_execute_command(const json& params);
 
+// params.textDocument.uri + params.position (hover and other position requests)
+struct TextDocumentPositionParams {
+  std::string uri;
+  LspPosition position;
+};
+TextDocumentPositionParams parse_text_document_position(const json& params);
+
+LspRange parse_range(const json& j, const std::string& path);
+
+struct CodeActionParams {
+  std::string uri;
+  LspRange range;
+  std::vector<std::string> only;  // context.only, empty when absent
+};
+CodeActionParams parse_code_action(const json& params);
+
 json to_json(LspPosition p);
 json to_json(const LspRange& r);
 

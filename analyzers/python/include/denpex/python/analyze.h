@@ -3,6 +3,7 @@
 // `# noqa: ...` suppression (line and file level), unused-suppression reporting, and applying
 // fixes. Pure: text in, findings or text out; thread-safe.
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -51,5 +52,11 @@ struct FixOutcome {
 FixOutcome apply_fixes(std::string_view source, const std::vector<core::Finding>& findings, bool unsafe);
 // Analyses and fixes until nothing more applies (at most a few rounds), as `denpex check --fix`.
 FixOutcome fix_all(std::string_view source, const AnalyzeOptions& options, bool unsafe);
+
+// The edit that silences `finding` with `# denpex: ignore[CODE]` on its line: the code joins an
+// existing `# denpex: ignore[...]` list there, else the comment is appended (after any comment
+// already on the line). A line that ends in a `\` continuation cannot take a comment, so the
+// finding's last line is used instead. Nullopt when the finding is already suppressed there.
+std::optional<core::TextEdit> suppression_edit(const Module& module, const core::Finding& finding);
 
 }  // namespace denpex::python

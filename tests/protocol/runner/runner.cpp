@@ -15,6 +15,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <mutex>
@@ -26,6 +27,7 @@
 #include <vector>
 
 namespace bp = boost::process;
+namespace fs = std::filesystem;
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
@@ -85,9 +87,12 @@ Case parse_case(const std::string& path) {
   std::string line;
   int n = 0;
   bool sent = false;
+  // Sessions name real files (workspaces, logs) next to the case, wherever the checkout is.
+  const std::string case_dir = fs::absolute(fs::path(path)).parent_path().lexically_normal().string();
   while (std::getline(in, line)) {
     ++n;
     if (!line.empty() && line.back() == '\r') line.pop_back();
+    for (size_t at; (at = line.find("${CASE_DIR}")) != std::string::npos;) line.replace(at, 11, case_dir);
     std::string where = path + ":" + std::to_string(n);
     if (line.empty() || line[0] == '#') continue;
     auto rest = [&](size_t k) { return line.size() > k ? line.substr(k) : std::string(); };

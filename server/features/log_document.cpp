@@ -1,5 +1,7 @@
 #include "denpex/server/log_document.h"
 
+#include <algorithm>
+
 #include "denpex/logs/attribution.h"
 #include "denpex/logs/diagnoser.h"
 #include "denpex/logs/normalize.h"
@@ -108,11 +110,17 @@ LogDocument diagnose_log_document(const logs::Matcher& matcher, std::string_view
                core::Severity::Error, "", d.entry->id, d.initiating_rank};
   init.message = d.entry->title + " (initiating fault: " + rank_label(d.initiating_rank, d.initiating_local_rank, d.initiating_node) + ")";
   doc.marks.push_back(std::move(init));
+  // One mark per collateral rank (its first matched line): the later symptoms of the same rank add
+  // nothing an editor user needs, and a hover on them still explains them.
+  std::vector<int> seen;
   for (const auto& c : d.collateral) {
-    if (c.where.line == 0) continue;
+    if (c.where.line == 0 || std::find(seen.begin(), seen.end(), c.rank) != seen.end()) continue;
+    seen.push_back(c.rank);
     const core::Entry* ce = find_entry(matcher, c.entry);
     LogMark m{LogMark::Kind::Collateral, static_cast<uint32_t>(c.where.line - 1), core::Severity::Info, "", c.entry, c.rank};
-    m.message = (ce ? ce->title : c.entry) + " on " + who(c.rank) + ": collateral of " + who(d.initiating_rank) + "'s " + d.entry->title;
+    // Lines of no rank are the launcher's (torchrun's agent, Slurm): no "on rank" for them.
+    m.message = (ce ? ce->title : c.entry) + (c.rank >= 0 ? " on " + who(c.rank) : std::string()) + ": collateral of " +
+                who(d.initiating_rank) + "'s " + d.entry->title;
     doc.marks.push_back(std::move(m));
   }
 

@@ -69,6 +69,7 @@ void Server::Impl::schedule(const std::string& uri) {
     auto it = states.find(uri);
     if (it == states.end()) return;
     st = it->second;
+    if (!st->log && !st->python) return;
     if (st->running) st->cancel.cancel();  // its result would be stale: stop early
     if (options.threads > 0) {
       if (!st->queued) {
@@ -127,7 +128,7 @@ void Server::Impl::run(const std::shared_ptr<DocState>& st, const std::string& u
       o.cancel = &token;
       auto r = std::make_shared<PythonResult>();
       r->doc = doc;
-      r->analysis = st->python.analyze(doc->text, o);
+      r->analysis = st->incremental.analyze(doc->text, o);
       r->diagnostics = python_diagnostics(*doc, r->analysis, s);
       py = r;
     }
@@ -380,7 +381,7 @@ std::shared_ptr<const PythonResult> Server::Impl::python_now(const std::string& 
   {
     std::lock_guard<std::mutex> lock(mu);
     auto it = states.find(uri);
-    if (it == states.end() || it->second->log) return nullptr;
+    if (it == states.end() || !it->second->python) return nullptr;
     if (it->second->current()) return it->second->python_result;
     doc = it->second->doc;
   }

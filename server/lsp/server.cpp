@@ -285,6 +285,7 @@ void did_open(Server::Impl& s, const json& params) {
     auto st = std::make_shared<DocState>();
     st->doc = doc;
     st->log = is_log_document(uri, doc->language_id, s.settings.log_globs);
+    st->python = !st->log && is_python_document(uri, doc->language_id);
     if (auto old = s.states.find(uri); old != s.states.end()) old->second->open = false;
     s.states[uri] = st;
     // A workspace check's result for this file is superseded by the live analysis.
@@ -322,7 +323,8 @@ void did_close(Server::Impl& s, const json& params) {
   s.states.erase(it);
   // What this log pointed at in source files disappears with it.
   if (st->log) s.set_contributions_locked(uri, {});
-  s.publish_locked(uri);
+  // Clear what the editor shows for it (what other logs point at in it stays).
+  if (st->log || st->python || s.contributions.count(uri)) s.publish_locked(uri);
 }
 
 void dispatch_request(Server::Impl& s, const Message& m) {

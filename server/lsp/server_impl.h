@@ -45,15 +45,17 @@ struct LogResult {
 struct DocState {
   std::shared_ptr<const Document> doc;  // the latest version
   bool log = false;
+  bool python = false;  // neither: the server holds the text but analyses nothing
   bool open = true;
   bool queued = false, running = false;
   core::CancelToken cancel;
-  features::PythonDocument python;  // incremental parse state; used by the running analysis only
+  features::PythonDocument incremental;  // parse state; used by the running analysis only
   std::shared_ptr<const PythonResult> python_result;
   std::shared_ptr<const LogResult> log_result;
   std::vector<json> pulls;  // textDocument/diagnostic requests waiting for the latest version
 
   bool current() const {
+    if (!log && !python) return true;
     if (log) return log_result && log_result->doc == doc;
     return python_result && python_result->doc == doc;
   }

@@ -75,4 +75,13 @@ bool is_log_document(const std::string& uri, const std::string& language_id, con
   return false;
 }
 
+bool is_python_document(const std::string& uri, const std::string& language_id) {
+  if (language_id == "python") return true;
+  std::string name = uri_basename(uri);
+  auto ends = [&](std::string_view suffix) {
+    return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  return ends(".py") || ends(".pyi");
+}
+
 }  // namespace denpex::lsp

@@ -25,4 +25,7 @@ Settings parse_settings(const json& j, const Settings& base, std::vector<std::st
 // without '/' is matched against the file name).
 bool is_log_document(const std::string& uri, const std::string& language_id, const std::vector<std::string>& globs);
 
+// languageId `python`, or a `.py`/`.pyi` file whatever the client called it.
+bool is_python_document(const std::string& uri, const std::string& language_id);
+
 }  // namespace denpex::lsp

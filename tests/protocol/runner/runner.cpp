@@ -134,6 +134,12 @@ Case parse_case(const std::string& path) {
 // difference, or nullopt.
 std::optional<std::string> first_difference(const json& want, const json& got, const std::string& path) {
   if (want.is_string() && want == "<any>") return std::nullopt;
+  // "<contains>text": a string that contains `text` (Markdown and long messages).
+  if (want.is_string() && want.get<std::string>().rfind("<contains>", 0) == 0) {
+    std::string needle = want.get<std::string>().substr(10);
+    if (got.is_string() && got.get<std::string>().find(needle) != std::string::npos) return std::nullopt;
+    return path + ": expected a string containing " + json(needle).dump() + ", got " + got.dump();
+  }
   if (want.is_object()) {
     if (!got.is_object()) return path + ": expected an object, got " + got.dump();
     for (auto it = want.begin(); it != want.end(); ++it) {

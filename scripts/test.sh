@@ -23,4 +23,10 @@ phase "sanitizer build"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   ctest --output-on-failure -j"$jobs" -LE no-sanitizer)
 phase "sanitizer tests"
-echo "test.sh: all tests passed (release and sanitizer builds)"
+
+# The language server's threads (worker pool, writer, scheduler) under ThreadSanitizer.
+[ -f build-tsan/CMakeCache.txt ] || cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDENPEX_TSAN=ON >/dev/null
+cmake --build build-tsan -j"$jobs" --target denpex_unit_tests protocol_runner
+(cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --output-on-failure -j"$jobs" -R '^(lsp|protocol\.)')
+phase "thread sanitizer tests"
+echo "test.sh: all tests passed (release, address/UB sanitizer and thread sanitizer builds)"

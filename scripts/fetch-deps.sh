@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fetches pinned npm tarballs, checks their sha256 and unpacks them into .deps/ (git-ignored):
 # the tree-sitter runtime and Python grammar for the build, and with `--test-tools` Microsoft's
-# SARIF Multitool, which the tests use to validate `denpex check --output-format sarif`.
+# SARIF Multitool, which the tests use to validate `denpex check --output-format sarif`, and
+# vscode-jsonrpc for tests/lsp-node (`npm ci`, into its git-ignored node_modules).
 # Nothing third-party is ever committed.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,4 +45,25 @@ for pin in "${pins[@]}"; do
   tar -xzf "$tgz" -C "$out" --strip-components=1
   touch "$out/.verified"
 done
+
+# With --test-tools, also vscode-jsonrpc for tests/lsp-node (the LSP driven as VS Code drives it),
+# into tests/lsp-node/node_modules (git-ignored), exactly as package-lock.json pins it. Only when
+# node_modules is missing or the lock changed since the last install; npm's cache first.
+if [ "${1:-}" = "--test-tools" ]; then
+  node_dir="$root/tests/lsp-node"
+  stamp="$node_dir/node_modules/.denpex-lock.sha256"
+  lock_sum=$(sha256sum "$node_dir/package-lock.json" | cut -d' ' -f1)
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$lock_sum" ]; then
+    if command -v npm >/dev/null 2>&1; then
+      if ! log=$(npm ci --prefix "$node_dir" --prefer-offline --no-audit --no-fund --loglevel=error 2>&1); then
+        echo "$log" >&2
+        echo "fetch-deps: npm ci --prefix tests/lsp-node failed (offline with an empty npm cache?)" >&2
+        exit 2
+      fi
+      echo "$lock_sum" >"$stamp"
+    else
+      echo "fetch-deps: npm not found; tests/lsp-node is not installed and lsp_node.vscode_jsonrpc will skip (apt-get install nodejs npm)" >&2
+    fi
+  fi
+fi
 echo "$dest"

@@ -7,7 +7,10 @@ cd "$root"
 phase() { echo "test.sh: $1 done in $((SECONDS - start)) s"; start=$SECONDS; }
 start=$SECONDS
 
-scripts/setup.sh python3-torch python3-yaml
+# Node.js drives the vscode-jsonrpc suite; machines that already have one keep theirs.
+extra=()
+command -v node >/dev/null && command -v npm >/dev/null || extra=(nodejs npm)
+scripts/setup.sh python3-torch python3-yaml "${extra[@]}"
 scripts/fetch-deps.sh --test-tools >/dev/null
 jobs=$(nproc)
 phase "set-up and release binary"

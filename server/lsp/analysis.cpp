@@ -426,8 +426,13 @@ json Server::Impl::merged_locked(const std::string& uri) {
 
 void Server::Impl::publish_locked(const std::string& uri) {
   if (pull) return;
+  auto it = states.find(uri);
+  bool open = it != states.end() && it->second->open;
+  // An open document whose analysis is behind publishes when that analysis lands: merging another
+  // source's diagnostics into its stale result now would stamp old findings with the new version.
+  if (open && !it->second->current()) return;
   json params = {{"uri", uri}, {"diagnostics", merged_locked(uri)}};
-  if (auto it = states.find(uri); it != states.end() && it->second->open) params["version"] = it->second->doc->version;
+  if (open) params["version"] = it->second->doc->version;
   send(notification("textDocument/publishDiagnostics", std::move(params)));
 }
 

@@ -5,7 +5,7 @@
 //
 // Four sessions: the threaded server (default --threads) and --threads 0, each once with a client
 // that resolves code action edits lazily (resolveSupport.properties ["edit"] + dataSupport) and once
-// with one that does not; plus a `todo` test for a known server bug (see there). Each session:
+// with one that does not; plus a regression test for stale publishes (see there). Each session:
 // initialize, a Python file's diagnostics, hover, quick fix, suppression and fixAll; incremental
 // edits and a 200-edit burst (latest version wins, versions never go back or run ahead); UTF-16
 // positions; a log's initiating fault, collateral and the source line it maps to, as the log is
@@ -253,13 +253,12 @@ for (const threads of [null, 0]) {
   }
 }
 
-// Known server bug (reported, not fixed here): when a log's analysis finishes while an open Python
-// file it points into has a newer version queued, the file is republished with that newer version
-// but the diagnostics of its previous analysis. A big Python document keeps one of the two workers
-// busy so the edit of model.py waits in the queue while the log finishes on the other worker.
-// `todo`: reported without failing the run; drop the flag once the server is fixed.
+// A regression test: when a log's analysis finishes while an open Python file it points into has a
+// newer version queued, the file used to be republished with that newer version but the
+// diagnostics of its previous analysis. A big Python document keeps one of the two workers busy
+// so the edit of model.py waits in the queue while the log finishes on the other worker.
 test('a log\'s contribution republishes an open file only with diagnostics of the version it names',
-  { todo: 'server bug: stale diagnostics published under the newer version', timeout: 20 * TIMEOUT_MS }, async () => {
+  { timeout: 20 * TIMEOUT_MS }, async () => {
     const s = new Session([]);
     try {
       await s.request('initialize', { processId: process.pid, rootUri: uriOf(workspace), capabilities: clientCapabilities(false) });

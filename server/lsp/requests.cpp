@@ -273,7 +273,7 @@ json Server::Impl::check_workspace(const json& id, const json& params, bool* def
   if (roots_now.empty()) throw RpcError(kInvalidParams, "denpex.checkWorkspace: the client opened no workspace folder");
   json token = params.contains("workDoneToken") ? params["workDoneToken"] : json();
   if (token.is_null() && progress_support) {
-    token = "denpex-check-" + std::to_string(next_request_id);
+    token = "denpex-check-" + std::to_string(next_request_id.load());
     request("window/workDoneProgress/create", {{"token", token}});
   }
   auto progress = [this, token](json value) {
@@ -307,7 +307,12 @@ json Server::Impl::check_workspace(const json& id, const json& params, bool* def
         python::Analysis a = python::analyze(std::string_view(text), options_for(uri));
         findings += a.findings.size();
         Document doc{uri, "python", 0, std::move(text)};
-        json diags = python_diagnostics(doc, a, settings);
+        Settings s;
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          s = settings;
+        }
+        json diags = python_diagnostics(doc, a, s);
         std::lock_guard<std::mutex> lock(mu);
         if (!states.count(uri)) {
           contributions[uri]["check"] = std::move(diags);

@@ -6,6 +6,7 @@
 // contributions, settings, the library). The dispatcher thread alone owns `documents` and the
 // lifecycle fields. Messages are only queued by `send` (never written under `mu`), so holding
 // `mu` never waits on the client.
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -78,7 +79,7 @@ struct Server::Impl {
   bool resolve_edits = false;     // codeAction/resolve computes edits
   bool progress_support = false;  // window/workDoneProgress/create
   bool watch_registration = false;
-  int next_request_id = 1;
+  std::atomic<int> next_request_id{1};  // workers send requests too (diagnostic refresh)
 
   Send send;
   ServerOptions options;

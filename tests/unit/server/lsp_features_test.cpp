@@ -154,9 +154,9 @@ TEST_CASE("lsp threads: a burst of edits on two workers ends with the diagnostic
   c.start();
   const std::string uri = "file:///burst/train.py";
   c.open(uri, base);
-  // 2,000 edits that type and delete a character on line 1, then one that fixes DPX001.
+  // 10,000 edits that type and delete a character on line 1, then one that fixes DPX001.
   int version = 1;
-  for (int i = 0; i < 2000; ++i) {
+  for (int i = 0; i < 10000; ++i) {
     json range = {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", i % 2 ? 1 : 0}}}};
     c.send({{"jsonrpc", "2.0"}, {"method", "textDocument/didChange"},
             {"params", {{"textDocument", {{"uri", uri}, {"version", ++version}}},

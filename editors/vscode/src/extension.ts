@@ -161,7 +161,9 @@ async function startClient(): Promise<void> {
   serverPath = choice.path;
   output.appendLine(`Denpex: starting ${choice.path} lsp (${choice.origin})`);
   setStatus("starting");
-  const serverOptions: ServerOptions = { command: choice.path, args: ["lsp"], transport: 0 /* stdio */ };
+  // stdio without `transport` set: with TransportKind.stdio the client would append `--stdio`, which
+  // `denpex lsp` rejects as an unknown option.
+  const serverOptions: ServerOptions = { command: choice.path, args: ["lsp"] };
   const clientOptions: LanguageClientOptions = {
     documentSelector: documentSelector(s.logGlobs),
     initializationOptions: serverSettings(s, firstRoot(), os.homedir()),

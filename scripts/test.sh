@@ -10,6 +10,8 @@ start=$SECONDS
 # Node.js drives the vscode-jsonrpc suite; machines that already have one keep theirs.
 extra=()
 command -v node >/dev/null && command -v npm >/dev/null || extra=(nodejs npm)
+# The real editors for tests/editors (headless Neovim, Emacs + eglot); setup.sh installs only what is missing.
+extra+=(neovim emacs-nox elpa-eglot)
 scripts/setup.sh python3-torch python3-yaml "${extra[@]}"
 scripts/fetch-deps.sh --test-tools >/dev/null
 jobs=$(nproc)

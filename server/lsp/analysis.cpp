@@ -136,19 +136,46 @@ void Server::Impl::run(const std::shared_ptr<DocState>& st, const std::string& u
     log("analysis of " + uri + " failed: " + e.what());
   }
   bool again = false;
+  if (lg && lg->log.source) {
+    // The log's own diagnostics first; what it points at in source files (a file to read and
+    // analyse) follows as soon as it is ready.
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (token.cancelled() || !st->open || st->doc != doc) lg.reset();
+      else {
+        st->log_result = lg;
+        publish_locked(uri);
+        answer_pulls_locked(*st, uri);
+      }
+    }
+    if (lg) {
+      auto full = std::make_shared<LogResult>(*lg);
+      try {
+        add_source_contributions(*full);
+      } catch (const std::exception& e) {
+        log("mapping " + uri + " to source failed: " + e.what());
+      }
+      lg = full;
+    }
+  }
   {
     std::lock_guard<std::mutex> lock(mu);
     st->running = false;
     bool fresh = !token.cancelled() && st->open && st->doc == doc;
     if (fresh && (py || lg)) {
       if (lg) {
+        bool published = st->log_result && st->log_result->doc == doc;
         st->log_result = lg;
         set_contributions_locked(uri, lg->contributions);
+        if (!published) {
+          publish_locked(uri);
+          answer_pulls_locked(*st, uri);
+        }
       } else {
         st->python_result = py;
+        publish_locked(uri);
+        answer_pulls_locked(*st, uri);
       }
-      publish_locked(uri);
-      answer_pulls_locked(*st, uri);
     }
     // A newer version arrived meanwhile (or this one was cancelled for it): analyse that one.
     again = st->open && !st->current() && !st->queued && !stopping;
@@ -305,7 +332,6 @@ std::string Server::Impl::resolve_source(std::string_view printed) const {
 std::shared_ptr<LogResult> Server::Impl::analyze_log(const std::shared_ptr<const Document>& doc, const core::CancelToken* cancel) {
   auto k = library();
   Settings s;
-  std::shared_ptr<const Document> target_open;
   {
     std::lock_guard<std::mutex> lock(mu);
     s = settings;
@@ -336,10 +362,25 @@ std::shared_ptr<LogResult> Server::Impl::analyze_log(const std::shared_ptr<const
     }
     r->diagnostics.push_back(std::move(d));
   }
-  if (!r->log.source) return r;
+  return r;
+}
 
+void Server::Impl::add_source_contributions(LogResult& result) {
   // From run time back to source: the failing frame in the user's file, and the static findings
   // of the rules that prevent this failure, in that file.
+  if (!result.log.source) return;
+  LogResult* r = &result;
+  auto k = library();
+  Settings s;
+  std::shared_ptr<const Document> target_open;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    s = settings;
+  }
+  const auto& doc = r->doc;
+  Positions pos(doc->text, encoding);
+  const bool have_init = !r->log.marks.empty() && r->log.marks.front().kind == features::LogMark::Kind::Initiator;
+  const LspRange init_range = have_init ? pos.line_range(r->log.marks.front().line) : LspRange{};
   const features::SourceMark& sm = *r->log.source;
   std::string uri = path_to_uri(sm.path);
   std::string text;
@@ -348,7 +389,7 @@ std::shared_ptr<LogResult> Server::Impl::analyze_log(const std::shared_ptr<const
     if (auto it = states.find(uri); it != states.end() && it->second->open) target_open = it->second->doc;
   }
   if (target_open) text = target_open->text;
-  else if (!read_file(sm.path, text)) return r;
+  else if (!read_file(sm.path, text)) return;
   Positions tpos(text, encoding);
   LspRange line = tpos.line_range(sm.line);
   std::string_view lt = tpos.line_text(std::min(sm.line, tpos.line_count() - 1));
@@ -373,7 +414,6 @@ std::shared_ptr<LogResult> Server::Impl::analyze_log(const std::shared_ptr<const
   r->source = sm;
   r->source_uri = uri;
   r->contributions[uri] = std::move(diags);
-  return r;
 }
 
 std::shared_ptr<const PythonResult> Server::Impl::python_now(const std::string& uri) {

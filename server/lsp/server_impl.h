@@ -118,7 +118,9 @@ struct Server::Impl {
   std::string resolve_source(std::string_view printed) const;
   json python_diagnostics(const Document& doc, const python::Analysis& a, const Settings& s) const;
   json finding_diagnostic(const Positions& pos, const core::Finding& f, const Settings& s) const;
+  // The log's own diagnostics; then, separately, what it points at in workspace files.
   std::shared_ptr<LogResult> analyze_log(const std::shared_ptr<const Document>& doc, const core::CancelToken* cancel);
+  void add_source_contributions(LogResult& result);
   // Results for the latest version, computing them here when the pool has not yet.
   std::shared_ptr<const PythonResult> python_now(const std::string& uri);
   std::shared_ptr<const LogResult> log_now(const std::string& uri);

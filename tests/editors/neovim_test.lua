@@ -257,6 +257,43 @@ step(":DenpexDiagnose on a range", function()
   vim.api.nvim_win_close(r2.win, true)
 end)
 
+step("Explain code action through vim.lsp.buf.code_action()", function()
+  vim.api.nvim_set_current_buf(log_buf)
+  vim.api.nvim_win_set_cursor(0, { 29, 10 })
+  local titles = {}
+  local orig = vim.ui.select
+  -- The menu Neovim shows: pick "Explain cuda-oom", as a user would.
+  vim.ui.select = function(items, opts, on_choice)
+    local chosen = nil
+    for _, item in ipairs(items) do
+      local title = opts.format_item and opts.format_item(item) or tostring(item)
+      table.insert(titles, title)
+      if title:match("^Explain cuda%-oom") then
+        chosen = item
+      end
+    end
+    on_choice(chosen)
+  end
+  denpex.last_report = nil
+  vim.lsp.buf.code_action()
+  local shown = vim.wait(10000, function()
+    return denpex.last_report ~= nil
+  end, 50)
+  vim.ui.select = orig
+  check(vim.tbl_contains(titles, "Explain cuda-oom"), "the initiating line offers 'Explain cuda-oom'",
+    table.concat(titles, " | "))
+  local copy = false
+  for _, t in ipairs(titles) do
+    copy = copy or t:match("^Copy verify command %(cuda%-oom%)") ~= nil
+  end
+  check(copy, "and 'Copy verify command (cuda-oom)'", table.concat(titles, " | "))
+  check(shown and buf_text(denpex.last_report.buf):find("CUDA out of memory", 1, true) ~= nil,
+    "choosing it opens the cuda-oom page in a float")
+  if denpex.last_report then
+    vim.api.nvim_win_close(denpex.last_report.win, true)
+  end
+end)
+
 step(":DenpexExplain and completion", function()
   local comp = vim.fn.getcompletion("DenpexExplain cuda-o", "cmdline")
   check(vim.tbl_contains(comp, "cuda-oom"), "completion offers cuda-oom", table.concat(comp, " "))

@@ -78,6 +78,23 @@ local function root_dir(bufnr)
   return start
 end
 
+-- Client capabilities without codeAction.resolveSupport: Neovim resolves every code action that
+-- has no edit when the server offers codeAction/resolve, and denpex lsp (0.1.0) answers that
+-- request for its command actions (Explain, Copy verify command) with InvalidParams
+-- ("params.data: missing (not an action of this server)"). Without resolveSupport the server sends
+-- the fixes' edits inline and never advertises resolve, so every action works.
+function M.capabilities(extra)
+  local caps = vim.lsp.protocol.make_client_capabilities()
+  if extra then
+    caps = vim.tbl_deep_extend("force", caps, extra)
+  end
+  local ca = caps.textDocument and caps.textDocument.codeAction
+  if ca then
+    ca.resolveSupport = nil
+  end
+  return caps
+end
+
 --- The client configuration handed to Neovim (any version).
 function M.client_config(bufnr)
   local s = M.settings()
@@ -91,7 +108,7 @@ function M.client_config(bufnr)
     settings = { denpex = s },
     filetypes = M.config.filetypes,
     on_attach = M.config.on_attach,
-    capabilities = M.config.capabilities,
+    capabilities = M.capabilities(M.config.capabilities),
   }
 end
 
@@ -122,8 +139,9 @@ function M.attach(bufnr)
   return attach_07(bufnr)
 end
 
-local function has_010()
-  return vim.fn.has("nvim-0.10") == 1
+-- 0.11 made client methods colon calls (client:request_sync); before, they were plain fields.
+local function colon_methods()
+  return vim.fn.has("nvim-0.11") == 1
 end
 
 --- The running denpex client for a buffer, or any running denpex client.
@@ -162,7 +180,7 @@ local function ensure_client(bufnr)
 end
 
 local function request_sync(client, method, params, bufnr, timeout)
-  if has_010() then
+  if colon_methods() then
     local res = client:request_sync(method, params, timeout or 15000, bufnr)
     if not res then
       return nil, "timeout"
@@ -490,7 +508,7 @@ function M.setup(opts)
       init_options = cfg.init_options,
       settings = cfg.settings,
       on_attach = M.config.on_attach,
-      capabilities = M.config.capabilities,
+      capabilities = cfg.capabilities,
     })
     vim.lsp.enable(M.name)
     M.mode = "config"

@@ -64,6 +64,7 @@ const logText = readFileSync(join(ws, "train.log"), "utf8");
 // A traceback pasted into a plain text file (not a log by name): only Diagnose Selection reads it.
 writeFileSync(join(ws, "failure.txt"), logText);
 const settingsFile = join(userData, "User", "settings.json");
+const machineSettings = join(userData, "Machine", "settings.json");
 const baseSettings = {
   "workbench.startupEditor": "none",
   "chat.disableAIFeatures": true,
@@ -203,6 +204,31 @@ async function webviewText(needle, ms = 30000) {
   }, ms);
 }
 
+// Sets denpex.path the way a user does, in the Settings editor (a change reaches the extension at once).
+async function setPathSetting(value) {
+  await page.keyboard.press("Escape");
+  await runCommand("Preferences: Open User Settings");
+  await page.locator(".settings-editor").waitFor({ timeout: 15000 });
+  await sleep(500);
+  // denpex.path is machine-scoped (a workspace cannot pick the binary to run): in code-server, as in
+  // any remote window, it lives in the Remote tab.
+  await page.locator(".settings-editor .settings-tabs-widget .action-label", { hasText: "Remote" }).first().click();
+  await sleep(300);
+  await page.locator(".settings-editor .suggest-input-container").first().click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("denpex.path");
+  const item = page.locator(".settings-editor .setting-item-text", { hasText: "Path" }).first();
+  await item.waitFor({ timeout: 15000 });
+  const input = item.locator("input, textarea").first();
+  await input.click();
+  await input.fill(value);
+  await input.press("Tab");
+  await until(`denpex.path = "${value}" in settings.json`, () => {
+    const t = existsSync(machineSettings) ? readFileSync(machineSettings, "utf8") : "";
+    return value === "" ? !t.includes("nonexistent") : t.includes(value);
+  }, 10000);
+}
+
 async function toasts() {
   return page.locator(".notification-toast").allInnerTexts();
 }
@@ -311,7 +337,7 @@ try {
     if (!/Denpex/.test(tip)) throw new Error(`status bar item label: ${tip}`);
     await page.keyboard.press("Escape");
     for (const n of await page.locator(".notification-toast .codicon-notifications-clear, .notification-toast .clear-notification-action").all()) await n.click().catch(() => {});
-    writeFileSync(settingsFile, JSON.stringify({ ...baseSettings, "denpex.path": "/nonexistent/denpex" }, null, 2));
+    await setPathSetting("/nonexistent/denpex");
     await until("the start failure message", async () => (await toasts()).some((t) => t.includes("/nonexistent/denpex")), 30000);
     await sleep(2500); // anything else the failure would show arrives now
     const denpexToasts = (await toasts()).filter((t) => /denpex/i.test(t));
@@ -319,7 +345,7 @@ try {
     if (!/Install Docs/.test(denpexToasts[0])) throw new Error(`the message has no link to the install docs: ${denpexToasts[0]}`);
     await until("the status bar showing the failure", async () => (await page.locator(".statusbar-item", { hasText: "Denpex" }).first().locator(".codicon-error").count()) > 0, 10000);
     // Back to the bundled binary: the server starts again without a reload.
-    writeFileSync(settingsFile, JSON.stringify(baseSettings, null, 2));
+    await setPathSetting("");
     await until("the status bar running again", async () => (await page.locator(".statusbar-item", { hasText: "Denpex" }).first().locator(".codicon-pulse").count()) > 0, 30000);
   });
 
@@ -335,9 +361,34 @@ try {
     await sleep(1500);
     await runCommand("Terminal: Select All");
     await sleep(300);
+    // Where users look: the terminal's context menu, with text selected.
+    await term.click({ button: "right", position: { x: 200, y: 40 } });
+    const item = page.locator(".context-view .action-item", { hasText: "Diagnose Terminal Selection" }).first();
+    await item.waitFor({ timeout: 10000 });
+    // (A playwright click on this menu item does not reach VS Code's menu in headless Chromium; the
+    // command is run from the palette, which is the same command.)
+    await page.keyboard.press("Escape");
+    await runCommand("Terminal: Select All");
+    await sleep(300);
     await runCommand("Denpex: Diagnose Terminal Selection");
     const { text } = await webviewText("the terminal selection", 30000);
     if (!/Initiating fault: rank 5/.test(text)) throw new Error(`the panel does not name rank 5: ${text.slice(0, 400)}`);
+
+    // A fingerprint line is a link: print rank 5's error line last, hover it, Ctrl+click it.
+    await term.click();
+    await page.keyboard.type(`grep -m1 OutOfMemoryError ${join(ws, "train.log")} | cut -c1-90\n`, { delay: 5 });
+    const row = page.locator(".xterm-rows > div", { hasText: "OutOfMemoryError: CUDA out of memory" }).last();
+    await row.waitFor({ timeout: 10000 });
+    const box = await row.boundingBox();
+    await page.mouse.move(box.x + 5, box.y + box.height / 2);
+    await page.mouse.move(box.x + 120, box.y + box.height / 2, { steps: 5 });
+    const tip = page.locator(".monaco-hover, .workbench-hover", { hasText: "Denpex: a known failure line" }).first();
+    await tip.waitFor({ timeout: 15000 });
+    await page.keyboard.down("Control");
+    await page.mouse.click(box.x + 120, box.y + box.height / 2);
+    await page.keyboard.up("Control");
+    const linked = await webviewText("the terminal output", 30000);
+    if (!/Initiating fault: rank 5/.test(linked.text)) throw new Error(`the link's panel does not name rank 5: ${linked.text.slice(0, 400)}`);
   });
 } catch (e) {
   failed = true;

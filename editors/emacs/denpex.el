@@ -72,6 +72,8 @@
 (cl-defmethod eglot-initialization-options ((_server denpex-eglot-server))
   (or (denpex--settings) eglot--{}))
 
+(declare-function denpex--show-report "denpex")
+
 (cl-defmethod eglot-execute-command ((_server denpex-eglot-server) command _arguments)
   "Run COMMAND on the server; show what `denpex.explain' and `denpex.copyVerifyCommand' return."
   (let ((result (cl-call-next-method)))
@@ -82,8 +84,6 @@
          (kill-new result)
          (message "denpex: verify command copied: %s" result))))
     result))
-
-(declare-function denpex--show-report "denpex")
 
 (defun denpex--contact (&optional _interactive)
   "The eglot contact for `denpex lsp'."
@@ -138,7 +138,8 @@
   "Keys of `denpex-report-mode'.")
 
 (define-derived-mode denpex-report-mode special-mode "Denpex-Report"
-  "A Denpex report (Markdown). \\<denpex-report-mode-map>\\[denpex-copy-verify-command] copies the verify command, q quits."
+  "A Denpex report (Markdown).
+\\<denpex-report-mode-map>\\[denpex-copy-verify-command] copies the verify command, q quits."
   (setq-local truncate-lines nil))
 
 (defun denpex-copy-verify-command ()
@@ -176,8 +177,9 @@
 
 ;;;###autoload
 (defun denpex-diagnose-region (beg end)
-  "Diagnose the region BEG..END (or the whole buffer) and show the report in a buffer.
-Uses the running `denpex lsp' (command `denpex.diagnose'); without one, the `denpex' binary."
+  "Diagnose the region BEG..END (or the whole buffer); show the report.
+Uses the running `denpex lsp' (command `denpex.diagnose');
+without one, the `denpex' binary."
   (interactive (if (use-region-p) (list (region-beginning) (region-end))
                  (list (point-min) (point-max))))
   (let* ((text (buffer-substring-no-properties beg end))

@@ -158,6 +158,24 @@
   (with-current-buffer denpex-report-buffer
     (dt-check (not (string-match-p "rank 5 on" (buffer-string))) "lines 1-16 name no initiating rank")))
 
+(dt-step "Explain code action on the initiating line"
+  (with-current-buffer dt-log-buf
+    (goto-char (point-min)) (forward-line 28)
+    (let* ((titles nil)
+           (completing-read-function
+            (lambda (_prompt collection &rest _)
+              (setq titles (mapcar #'car collection))
+              (car (cl-find-if (lambda (c) (string-prefix-p "Explain cuda-oom" (car c))) collection))))
+           (last-nonmenu-event ?a))
+      (when (get-buffer denpex-report-buffer) (kill-buffer denpex-report-buffer))
+      (eglot-code-actions (line-beginning-position) (line-end-position) nil t)
+      (dt-check (member "Explain cuda-oom" titles) "line 29 offers 'Explain cuda-oom'" titles)
+      (dt-check (member "Copy verify command (cuda-oom)" titles) "and 'Copy verify command (cuda-oom)'" titles)
+      (dt-check (and (get-buffer denpex-report-buffer)
+                     (with-current-buffer denpex-report-buffer
+                       (string-match-p "CUDA out of memory" (buffer-string))))
+                "choosing it shows the cuda-oom page"))))
+
 (dt-step "denpex-explain"
   (dt-check (member "cuda-oom" (denpex--ids)) "ids offer cuda-oom")
   (dt-check (member "DPX001" (denpex--ids)) "ids offer DPX001")

@@ -72,10 +72,9 @@
 (cl-defmethod eglot-initialization-options ((_server denpex-eglot-server))
   (or (denpex--settings) eglot--{}))
 
-(declare-function denpex--show-report "denpex")
-
 (cl-defmethod eglot-execute-command ((_server denpex-eglot-server) command _arguments)
-  "Run COMMAND on the server; show what `denpex.explain' and `denpex.copyVerifyCommand' return."
+  "Run COMMAND on the server; show what the denpex commands return.
+`denpex.explain' opens its page, `denpex.copyVerifyCommand' copies it."
   (let ((result (cl-call-next-method)))
     (pcase (format "%s" command)
       ("denpex.explain" (when (stringp result) (denpex--show-report result nil)))

@@ -81,7 +81,13 @@ bool may_have_findings(std::string_view source) {
 }
 
 bool AnalyzeOptions::enabled(std::string_view code) const {
-  if (!select.empty() && !matches(select, code)) return false;
+  const RuleInfo* rule = find_rule(code);
+  if (rule && rule->opt_in) {
+    // Like ruff's preview rules: no prefix (not "ALL", not "DPX") turns an opt-in rule on.
+    if (std::find(select.begin(), select.end(), code) == select.end()) return false;
+  } else if (!select.empty() && !matches(select, code)) {
+    return false;
+  }
   return !matches(ignore, code);
 }
 

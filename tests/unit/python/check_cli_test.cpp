@@ -31,7 +31,7 @@ TEST_CASE("check: exit codes 0 clean, 1 findings, 2 errors") {
   CHECK(r.out.find("All checks passed") != std::string::npos);
   r = run_denpex({"check", "--no-config", bad.string()}, "", {{"NO_COLOR", "1"}});
   CHECK(r.exit_code == 1);
-  CHECK(r.out.find("bad.py:2:9: DPX008 [*]") != std::string::npos);
+  CHECK(r.out.find("bad.py:2:9: DPX008") != std::string::npos);  // its fix is unsafe: no [*]
   r = run_denpex({"check", "--no-config", (d.path / "missing.py").string()});
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("no such file") != std::string::npos);
@@ -84,7 +84,7 @@ TEST_CASE("check --output-format json follows the documented schema") {
   CHECK(f["entry"].is_null());
   CHECK(f["severity"] == "warning");
   CHECK(f["message"].get<std::string>().find("weights_only") != std::string::npos);
-  CHECK(f["fix"]["safe"] == true);
+  CHECK(f["fix"]["safe"] == false);  // weights_only=True rejects files holding objects
   CHECK(f["fix"]["title"] == "Add `weights_only=True`");
   CHECK(f["fix"]["edits"][0]["new_text"] == ", weights_only=True");
   CHECK(f["fix"]["edits"][0]["line"] == 2);
@@ -113,7 +113,7 @@ TEST_CASE("check --output-format sarif and github") {
 TEST_CASE("check --fix rewrites a copy atomically; --diff changes nothing; --statistics counts") {
   TempDir d;
   auto bad = d.write("bad.py", kBad);
-  auto r = run_denpex({"check", "--no-config", "--diff", bad.string()});
+  auto r = run_denpex({"check", "--no-config", "--diff", "--unsafe-fixes", bad.string()});
   CHECK(r.exit_code == 1);
   CHECK(r.out.find("+state = torch.load('a.pt', weights_only=True)") != std::string::npos);
   CHECK(read_file(bad.string()) == kBad);
@@ -121,7 +121,7 @@ TEST_CASE("check --fix rewrites a copy atomically; --diff changes nothing; --sta
   CHECK(r.out.find("DPX008") != std::string::npos);
   CHECK(r.out.find("torch-load-weights-only") != std::string::npos);
   ::chmod(bad.c_str(), 0640);
-  r = run_denpex({"check", "--no-config", "--fix", bad.string()});
+  r = run_denpex({"check", "--no-config", "--fix", "--unsafe-fixes", bad.string()});
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("Fixed 1 finding") != std::string::npos);
   CHECK(read_file(bad.string()) == "import torch\nstate = torch.load('a.pt', weights_only=True)\n");
@@ -136,7 +136,7 @@ TEST_CASE("check --fix on a read-only file: clear error, file untouched") {
   TempDir d;
   auto bad = d.write("ro.py", kBad);
   ::chmod(bad.c_str(), 0444);
-  auto r = run_denpex({"check", "--no-config", "--fix", bad.string()});
+  auto r = run_denpex({"check", "--no-config", "--fix", "--unsafe-fixes", bad.string()});
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("read-only") != std::string::npos);
   CHECK(read_file(bad.string()) == kBad);

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "denpex/python/analyze.h"
+#include "fixture_support.h"
 #include "denpex/server/check_report.h"
 #include "process.h"
 #include "temp_dir.h"
@@ -25,6 +26,8 @@ size_t count_code(const std::vector<core::Finding>& fs, std::string_view code) {
   return n;
 }
 
+python::Analysis analyze_all(std::string_view src) { return python::analyze(src, testing::all_rules()); }
+
 }  // namespace
 
 TEST_CASE("check: DPX004 flags a bare @torch.compile decorator on varying shapes, with a fix") {
@@ -36,7 +39,9 @@ TEST_CASE("check: DPX004 flags a bare @torch.compile decorator on varying shapes
       "@torch.compile\n"
       "def step(x):\n"
       "    return x * 2\n";
-  auto a = python::analyze(src);
+  // DPX004 is opt-in: silent unless selected by its code.
+  CHECK(count_code(python::analyze(src).findings, "DPX004") == 0);
+  auto a = analyze_all(src);
   REQUIRE(count_code(a.findings, "DPX004") == 1);
   const core::Finding* f = nullptr;
   for (const auto& x : a.findings)
@@ -45,18 +50,18 @@ TEST_CASE("check: DPX004 flags a bare @torch.compile decorator on varying shapes
   CHECK(f->range.start.column == 1);
   REQUIRE(f->fix);
   CHECK_FALSE(f->fix->safe);
-  auto fixed = python::fix_all(src, {}, true);
+  auto fixed = python::fix_all(src, testing::all_rules(), true);
   CHECK(fixed.text.find("@torch.compile(dynamic=True)\ndef step") != std::string::npos);
-  auto after = python::analyze(fixed.text);
+  auto after = analyze_all(fixed.text);
   CHECK_FALSE(after.syntax_errors);
   CHECK(count_code(after.findings, "DPX004") == 0);
 
   // An alias resolves too; a call form is the existing check (once, not twice).
-  CHECK(count_code(python::analyze("import torch as t\nfrom torch.nn.utils.rnn import pad_sequence\n"
+  CHECK(count_code(analyze_all("import torch as t\nfrom torch.nn.utils.rnn import pad_sequence\n"
                                    "b = pad_sequence(s)\n@t.compile\ndef f(x):\n    return x\n")
                        .findings,
                    "DPX004") == 1);
-  CHECK(count_code(python::analyze("import torch\nfrom torch.nn.utils.rnn import pad_sequence\n"
+  CHECK(count_code(analyze_all("import torch\nfrom torch.nn.utils.rnn import pad_sequence\n"
                                    "b = pad_sequence(s)\n@torch.compile()\ndef f(x):\n    return x\n")
                        .findings,
                    "DPX004") == 1);
@@ -64,21 +69,21 @@ TEST_CASE("check: DPX004 flags a bare @torch.compile decorator on varying shapes
 
 TEST_CASE("check: DPX004 stays silent on bare @torch.compile without varying shapes or when handled") {
   // No varying shapes.
-  CHECK(count_code(python::analyze("import torch\n@torch.compile\ndef f(x):\n    return x\n").findings, "DPX004") == 0);
+  CHECK(count_code(analyze_all("import torch\n@torch.compile\ndef f(x):\n    return x\n").findings, "DPX004") == 0);
   // Varying shapes, but dynamic=, mark_dynamic or a raised limit handle them.
   const char* pad = "import torch\nfrom torch.nn.utils.rnn import pad_sequence\nb = pad_sequence(s)\n";
-  CHECK(count_code(python::analyze(std::string(pad) + "@torch.compile(dynamic=True)\ndef f(x):\n    return x\n").findings,
+  CHECK(count_code(analyze_all(std::string(pad) + "@torch.compile(dynamic=True)\ndef f(x):\n    return x\n").findings,
                    "DPX004") == 0);
-  CHECK(count_code(python::analyze(std::string(pad) + "torch._dynamo.config.cache_size_limit = 64\n"
+  CHECK(count_code(analyze_all(std::string(pad) + "torch._dynamo.config.cache_size_limit = 64\n"
                                                       "@torch.compile\ndef f(x):\n    return x\n")
                        .findings,
                    "DPX004") == 0);
-  CHECK(count_code(python::analyze(std::string(pad) + "torch._dynamo.mark_dynamic(b, 1)\n"
+  CHECK(count_code(analyze_all(std::string(pad) + "torch._dynamo.mark_dynamic(b, 1)\n"
                                                       "@torch.compile\ndef f(x):\n    return x\n")
                        .findings,
                    "DPX004") == 0);
   // A decorator of the user's own that merely shares the name.
-  CHECK(count_code(python::analyze(std::string(pad) + "def compile(f):\n    return f\n@compile\ndef f(x):\n    return x\n")
+  CHECK(count_code(analyze_all(std::string(pad) + "def compile(f):\n    return f\n@compile\ndef f(x):\n    return x\n")
                        .findings,
                    "DPX004") == 0);
 }

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "denpex/python/rule.h"
 #include "snapshot.h"
 
 namespace denpex::testing {
@@ -32,6 +33,17 @@ int marker_line(const std::string& source, const std::string& name) {
     ++n;
   }
   return -1;
+}
+
+const python::AnalyzeOptions& all_rules() {
+  static const python::AnalyzeOptions o = [] {
+    python::AnalyzeOptions opts;
+    opts.select.push_back("ALL");
+    for (const python::RuleInfo* r : python::rules())
+      if (r->opt_in) opts.select.emplace_back(r->code);
+    return opts;
+  }();
+  return o;
 }
 
 }  // namespace denpex::testing

@@ -58,7 +58,7 @@ TEST_CASE("rules fire on positive and tricky fixtures and stay silent on negativ
     std::string stem(python::rule_stem(*r));
     CAPTURE(stem);
     std::string src = read_file(python_fixture(stem + ".py"));
-    auto a = python::analyze(src);
+    auto a = python::analyze(src, testing::all_rules());
     CHECK_FALSE(a.syntax_errors);
     int pos = testing::marker_line(src, "positive"), tricky = testing::marker_line(src, "tricky");
     REQUIRE(pos >= 0);
@@ -68,7 +68,7 @@ TEST_CASE("rules fire on positive and tricky fixtures and stay silent on negativ
     CHECK_SNAPSHOT("python/" + stem, testing::render_findings(a.findings));
 
     std::string neg = read_file(python_fixture(stem + "_negative.py"));
-    auto n = python::analyze(neg);
+    auto n = python::analyze(neg, testing::all_rules());
     CHECK_MESSAGE(count_code(n.findings, r->code) == 0, testing::render_findings(n.findings));
   }
 }
@@ -79,7 +79,7 @@ TEST_CASE("every fix re-parses cleanly, removes its finding, and is idempotent")
     if (entry.path().extension() != ".py") continue;
     CAPTURE(entry.path().filename().string());
     std::string src = read_file(entry.path().string());
-    auto a = python::analyze(src);
+    auto a = python::analyze(src, testing::all_rules());
     for (const auto& f : a.findings) {
       if (!f.fix) continue;
       ++fixes;
@@ -87,11 +87,11 @@ TEST_CASE("every fix re-parses cleanly, removes its finding, and is idempotent")
       CAPTURE(f.range.start.line + 1);
       auto once = python::apply_fixes(src, {f}, true);
       REQUIRE(once.applied == 1);
-      auto after = python::analyze(once.text);
+      auto after = python::analyze(once.text, testing::all_rules());
       CHECK_FALSE(after.syntax_errors);
       CHECK(count_code(after.findings, f.code) < count_code(a.findings, f.code));
     }
-    python::AnalyzeOptions opts;
+    const python::AnalyzeOptions& opts = testing::all_rules();
     auto all = python::fix_all(src, opts, true);
     auto again = python::fix_all(all.text, opts, true);
     CHECK(again.text == all.text);
@@ -111,10 +111,10 @@ TEST_CASE("fix fixtures: X.in.py becomes X.out.py (safe fixes, then safe and uns
     bool unsafe = stem.size() > 7 && stem.substr(stem.size() - 7) == ".unsafe";
     std::string in = read_file(entry.path().string());
     std::string expected = read_file(python_fixture("fix/" + stem + ".out.py"));
-    auto out = python::fix_all(in, {}, unsafe);
+    auto out = python::fix_all(in, testing::all_rules(), unsafe);
     CHECK(out.text == expected);
     CHECK_FALSE(python::analyze(out.text).syntax_errors);
-    CHECK(python::fix_all(out.text, {}, unsafe).applied == 0);
+    CHECK(python::fix_all(out.text, testing::all_rules(), unsafe).applied == 0);
   }
   CHECK(cases >= 6);
 }

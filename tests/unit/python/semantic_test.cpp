@@ -4,13 +4,14 @@
 
 #include "denpex/python/analyze.h"
 #include "denpex/python/module.h"
+#include "fixture_support.h"
 
 using namespace denpex;
 
 namespace {
 std::vector<std::string> codes(std::string_view src) {
   std::vector<std::string> out;
-  for (const auto& f : python::analyze(src).findings) out.push_back(f.code + "@" + std::to_string(f.range.start.line + 1));
+  for (const auto& f : python::analyze(src, testing::all_rules()).findings) out.push_back(f.code + "@" + std::to_string(f.range.start.line + 1));
   return out;
 }
 }  // namespace

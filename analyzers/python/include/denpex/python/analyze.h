@@ -18,7 +18,8 @@ namespace denpex::python {
 inline constexpr std::string_view kUnusedSuppression = "DPX100";
 
 struct AnalyzeOptions {
-  // Codes or code prefixes ("DPX0", "ALL"); empty `select` means every rule.
+  // Codes or code prefixes ("DPX0", "ALL"); empty `select` means every default rule. An opt-in
+  // rule (RuleInfo::opt_in) runs only when its exact code is listed.
   std::vector<std::string> select;
   std::vector<std::string> ignore;
   std::map<std::string, core::Severity, std::less<>> severity;

@@ -23,6 +23,11 @@ struct RuleInfo {
   std::string_view doc;       // Markdown: What it does / Why it matters / Example / Fix and its safety
   bool needs_torch;           // silent in files that import neither torch nor lightning
   void (*check)(const Module&, Reporter&);
+  // Opt-in ("preview") rules run only when a `--select`/`select` entry names their exact code
+  // (`--select DPX,DPX005`): their precision on real code is below the default set's bar (0.9).
+  bool opt_in;
+  // Measured precision on the judged corpus (bench/corpus/judgments.tsv), e.g. "1.00 (13/13)".
+  std::string_view precision;
 };
 
 // Collects one rule's findings, filling in code, entry and severity.

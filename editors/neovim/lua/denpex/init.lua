@@ -149,7 +149,10 @@ function M.client(bufnr)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
   local get = vim.lsp.get_clients or vim.lsp.get_active_clients
   for _, c in ipairs(get({ bufnr = bufnr, name = M.name }) or {}) do
-    return c, true
+    -- 0.7 ignores the filter and returns every client: check name and buffer again.
+    if c.name == M.name and vim.lsp.buf_is_attached(bufnr, c.id) then
+      return c, true
+    end
   end
   -- 0.7's get_active_clients ignores filters: check by hand.
   for _, c in ipairs(get() or {}) do
@@ -168,7 +171,12 @@ local function ensure_client(bufnr)
     return c, attached
   end
   local cfg = M.client_config(bufnr)
-  local id = vim.lsp.start_client(cfg)
+  local id
+  if vim.fn.has("nvim-0.11") == 1 then
+    id = vim.lsp.start(cfg, { attach = false }) -- start_client is deprecated there
+  else
+    id = vim.lsp.start_client(cfg)
+  end
   if not id then
     return nil, false
   end
@@ -210,9 +218,9 @@ function M.show_report(markdown, verify)
   local lines = vim.split(markdown or "", "\n", { plain = true })
   local buf = vim.api.nvim_create_buf(false, true)
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-  vim.api.nvim_buf_set_option(buf, "filetype", "markdown")
-  vim.api.nvim_buf_set_option(buf, "modifiable", false)
-  vim.api.nvim_buf_set_option(buf, "bufhidden", "wipe")
+  vim.bo[buf].filetype = "markdown"
+  vim.bo[buf].modifiable = false
+  vim.bo[buf].bufhidden = "wipe"
   pcall(vim.api.nvim_buf_set_name, buf, "denpex://report/" .. buf)
   local width = math.max(40, math.min(110, vim.o.columns - 4))
   local height = math.max(5, math.min(#lines, vim.o.lines - 6))
@@ -225,8 +233,8 @@ function M.show_report(markdown, verify)
     style = "minimal",
     border = "rounded",
   })
-  vim.api.nvim_win_set_option(win, "wrap", true)
-  vim.api.nvim_win_set_option(win, "conceallevel", 2)
+  vim.wo[win].wrap = true
+  vim.wo[win].conceallevel = 2
   local opts = { buffer = buf, nowait = true, silent = true }
   vim.keymap.set("n", "q", function()
     if vim.api.nvim_win_is_valid(win) then
@@ -300,11 +308,11 @@ end
 --- :DenpexDiagnoseTerminal: the selection (a range) or the whole scrollback of a :terminal buffer.
 function M.diagnose_terminal(bufnr, line1, line2, has_range)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
-  if vim.api.nvim_buf_get_option(bufnr, "buftype") ~= "terminal" then
+  if vim.bo[bufnr].buftype ~= "terminal" then
     -- The current buffer is not a terminal: use the most recent terminal buffer.
     local term = nil
     for _, b in ipairs(vim.api.nvim_list_bufs()) do
-      if vim.api.nvim_buf_is_loaded(b) and vim.api.nvim_buf_get_option(b, "buftype") == "terminal" then
+      if vim.api.nvim_buf_is_loaded(b) and vim.bo[b].buftype == "terminal" then
         term = b
       end
     end

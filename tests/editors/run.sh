@@ -41,7 +41,13 @@ case $editor in
   neovim)
     export DENPEX_PLUGIN="$root/editors/neovim"
     cd "$work" && timeout 120 nvim --headless --clean -c "luafile $here/neovim_test.lua"
-    rc=$? ;;
+    rc=$?
+    if [ $rc -eq 0 ]; then
+      cp "$root/tests/protocol/workspace/train.py" "$work/options.py"
+      cp "$root/examples/oom-cascade/train.log" "$work/job.stdout"
+      timeout 60 nvim --headless --clean -c "luafile $here/neovim_options_test.lua"
+      rc=$?
+    fi ;;
   emacs)
     export DENPEX_EL="$root/editors/emacs"
     cd "$work" && timeout 120 emacs --batch -Q -l "$here/emacs_test.el"

@@ -183,6 +183,18 @@
   (with-current-buffer denpex-report-buffer
     (dt-check (string-match-p "CUDA out of memory" (buffer-string)) "explain shows the cuda-oom page")))
 
+(dt-step "options reach the server"
+  ;; denpex-ignore is sent as initializationOptions: reconnect the Python server, open a fresh copy.
+  (setq denpex-ignore '("DPX002"))
+  (with-current-buffer dt-py (eglot-reconnect (eglot-current-server)))
+  (with-current-buffer (find-file-noselect (concat dt-work "options.py"))
+    (unless (eglot-current-server) (apply #'eglot (eglot--guess-contact)))
+    (flymake-start)
+    (dt-wait 20 (lambda () (>= (length (flymake-diagnostics)) 1)))
+    (dt-wait 0.3 #'ignore)
+    (dt-check (equal (dt-diag-summary (flymake-diagnostics)) "6:DPX001")
+              "denpex-ignore '(\"DPX002\"): only DPX001 on line 6" (dt-diag-summary (flymake-diagnostics)))))
+
 (dt-log (if (= dt-failures 0) "emacs: all checks passed" (format "emacs: %d check(s) failed" dt-failures)))
 (ignore-errors (eglot-shutdown-all))
 (kill-emacs (if (= dt-failures 0) 0 1))

@@ -50,6 +50,7 @@ case $editor in
     fi ;;
   emacs)
     export DENPEX_EL="$root/editors/emacs"
+    cp "$root/tests/protocol/workspace/train.py" "$work/options.py"
     cd "$work" && timeout 120 emacs --batch -Q -l "$here/emacs_test.el"
     rc=$? ;;
 esac

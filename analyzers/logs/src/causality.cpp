@@ -2,6 +2,7 @@
 // with torchrun's root-cause rank as strong evidence; a hang is traced to the rank that never
 // reached the collective the others timed out on.
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -33,6 +34,52 @@ std::string join_ranks(const std::vector<int>& ranks) {
   std::string s;
   for (size_t i = 0; i < ranks.size(); ++i) s += (i ? ", " : "") + std::to_string(ranks[i]);
   return s;
+}
+
+bool has_tag(const core::Entry* e, std::string_view tag) {
+  return std::find(e->tags.begin(), e->tags.end(), tag) != e->tags.end();
+}
+
+// The entry that stands for an exception no other entry knows (tag `fallback`): it may name the
+// initiating rank, but only when no known initiating fault was found.
+bool is_fallback(const core::Entry* e) { return has_tag(e, "fallback"); }
+// A run stopped from outside while healthy (Ctrl-C, scancel): not a failure of the code.
+bool is_cancellation(const core::Entry* e) { return has_tag(e, "cancellation"); }
+bool is_serious(const core::Entry* e) {
+  return e->severity == core::Severity::Fatal || e->severity == core::Severity::Error;
+}
+
+// The innermost frame of user code: not the standard library, not an installed package.
+const StackFrame* user_frame(const std::vector<StackFrame>& stack) {
+  for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+    const std::string& f = it->file;
+    if (f.find("site-packages/") != std::string::npos || f.find("dist-packages/") != std::string::npos ||
+        f.find("/lib/python3") != std::string::npos || f.starts_with("<"))
+      continue;
+    return &*it;
+  }
+  return nullptr;
+}
+
+std::string base_name(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Lower-case words of 4+ letters, for a rough likeness between an unknown message and entries.
+std::set<std::string> words(std::string_view text) {
+  std::set<std::string> out;
+  std::string w;
+  auto flush = [&] {
+    if (w.size() >= 4) out.insert(w);
+    w.clear();
+  };
+  for (char c : text) {
+    if (std::isalpha(static_cast<unsigned char>(c))) w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else flush();
+  }
+  flush();
+  return out;
 }
 
 }  // namespace
@@ -78,6 +125,14 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       continue;
     }
     Cand& w = it->second;
+    // The fallback for unknown exceptions only stands in for a line no entry knows: a known
+    // entry on the same line replaces it outright (no rival, no merged captures).
+    if (is_fallback(e)) continue;
+    if (is_fallback(w.entry)) {
+      w.entry = e;
+      w.hit = std::move(h);
+      continue;
+    }
     // Rival entries on the same line often capture different fields of it: keep them all.
     Captures merged = w.hit.captures;
     for (const auto& [k, v] : h.captures) merged.emplace(k, v);
@@ -101,13 +156,32 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   };
   std::sort(all.begin(), all.end(), earlier);
 
+  // A source whose first serious hit is a collateral symptom lost a peer first: an unknown
+  // exception it raises afterwards (while handling that, in cleanup) is not the initiator.
+  std::map<const SourceInfo*, uint64_t> first_collateral;
+  for (const auto& c : all)
+    if (!c.entry->can_initiate() && is_serious(c.entry)) {
+      auto [it, added] = first_collateral.try_emplace(c.source, c.hit.line);
+      if (!added) it->second = std::min(it->second, c.hit.line);
+    }
+  // An unknown exception names the initiator only in a cascade: some other rank (source) shows a
+  // collateral symptom. A lone unknown exception stays undiagnosed (the report shows it as the
+  // final exception).
+  std::erase_if(all, [&](const Cand& c) {
+    if (!is_fallback(c.entry)) return false;
+    auto fc = first_collateral.find(c.source);
+    if (fc != first_collateral.end() && fc->second <= c.hit.line) return true;
+    return std::none_of(first_collateral.begin(), first_collateral.end(),
+                        [&](const auto& kv) { return kv.first != c.source; });
+  });
   std::vector<const Cand*> initiators;
   for (const auto& c : all)
     if (c.entry->can_initiate()) initiators.push_back(&c);
   auto rank_key = [&](const Cand* c) {
-    // A warning that precedes a fatal error is usually context, not the failure.
-    const bool serious = c->entry->severity == core::Severity::Fatal || c->entry->severity == core::Severity::Error;
-    return std::make_tuple(serious ? 0 : 1, c->entry->role == core::Role::Initiator ? 0 : 1,
+    // A warning that precedes a fatal error is usually context, not the failure; an exception no
+    // entry knows ranks like an `either` entry: after faults that always initiate, else by time.
+    return std::make_tuple(is_serious(c->entry) ? 0 : 1,
+                           c->entry->role == core::Role::Initiator && !is_fallback(c->entry) ? 0 : 1,
                            root_rank >= 0 && c->source->rank == root_rank ? 0 : 1);
   };
   // One failure often prints a generic wrapper line first and the specific cause a few lines
@@ -134,14 +208,27 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   // step, a graph break): on their own they are not a failure, so no diagnosis is made.
   if (std::all_of(all.begin(), all.end(), [](const Cand& c) { return c.entry->severity == core::Severity::Info; }))
     return report;
+  // A run cancelled from outside (Ctrl-C, scancel) is not a failure of the code: unless some rank
+  // failed with an error of its own, there is no failure to diagnose.
+  const bool serious_initiator =
+      std::any_of(initiators.begin(), initiators.end(), [](const Cand* c) { return is_serious(c->entry); });
+  if (!serious_initiator && std::any_of(all.begin(), all.end(), [](const Cand& c) { return is_cancellation(c.entry); }))
+    return report;
 
   Diagnosis d;
   const Cand* primary = nullptr;
   std::vector<std::string> hang_notes;
   std::string hang_start;  // the first link of the chain when a hang was traced to a rank
-  if (!initiators.empty()) {
+  // Fatal beats noisy: a warning candidate names the failure only when no rank reported a serious
+  // symptom; otherwise the symptoms are traced to their source below and warnings stay secondary.
+  const bool from_initiator = !initiators.empty() && (serious_initiator || first_collateral.empty());
+  if (!from_initiator) initiators.clear();
+  if (from_initiator) {
     primary = initiators.front();
     d.confidence = primary->hit.confidence;
+    // The fallback's fingerprint is weak, but the cascade around it is the evidence: the rank is
+    // fairly sure, the cause is only what the traceback says.
+    if (is_fallback(primary->entry)) d.confidence = 0.5;
     if (root_rank >= 0 && primary->source->rank == root_rank) d.confidence += 0.1;
     if (root_rank >= 0 && primary->source->rank >= 0 && primary->source->rank != root_rank) d.confidence -= 0.1;
   } else {
@@ -149,9 +236,10 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     // the earliest symptom with low confidence and say the initiator is not in these logs.
     // The most specific symptom names the failure best (a watchdog timeout rather than the
     // teardown lines printed around it); among equals, the earliest.
-    primary = &all.front();
+    primary = nullptr;
     for (const auto& c : all)
-      if (c.hit.confidence > primary->hit.confidence) primary = &c;
+      if (!c.entry->can_initiate() && (!primary || c.hit.confidence > primary->hit.confidence)) primary = &c;
+    if (!primary) primary = &all.front();
     d.confidence = primary->hit.confidence * 0.5;
     std::map<int, uint64_t> seq_of, completed_of;
     for (const auto& c : all) {
@@ -168,6 +256,9 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     std::set<int> known;
     for (const auto& s : st.sources)
       if (s.rank >= 0) known.insert(s.rank);
+    // A rank's own file that printed only healthy lines has no source yet: it exists all the same.
+    for (const auto& in : st.inputs)
+      if (in.file_attr.rank >= 0 && in.summary.lines > 0) known.insert(in.file_attr.rank);
     std::vector<int> silent;
     for (int r : known)
       if (!seq_of.count(r)) silent.push_back(r);
@@ -208,6 +299,44 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
                      " while the others waited in SeqNum " + std::to_string(high->second);
       }
     }
+    if (hung < 0) {
+      // A silent death or a silent hang: the ranks that reported a symptom lost a peer or timed
+      // out waiting for one, and exactly one rank that appears in the logs reported nothing.
+      std::set<int> failed;
+      bool timeouts = false;
+      for (const auto& c : all)
+        if (c.source->rank >= 0 && is_serious(c.entry)) {
+          failed.insert(c.source->rank);
+          timeouts = timeouts || c.entry->id.find("timeout") != std::string::npos;
+        }
+      std::vector<int> quiet;
+      for (int r : known)
+        if (!failed.count(r)) quiet.push_back(r);
+      if (quiet.size() == 1 && failed.size() >= 1) {
+        hung = quiet.front();
+        std::string last;
+        for (const auto& in : st.inputs)
+          if (in.file_attr.rank == hung) {
+            std::string_view tail = in.tail;
+            while (!tail.empty() && tail.back() == '\n') tail.remove_suffix(1);
+            size_t nl = tail.rfind('\n');
+            last = std::string(tail.substr(nl == std::string_view::npos ? 0 : nl + 1).substr(0, 200));
+          }
+        std::vector<int> others(failed.begin(), failed.end());
+        const std::string what = timeouts ? "timed out waiting for a peer" : "lost the connection to a peer";
+        hang_notes.push_back("Rank" + std::string(others.size() > 1 ? "s " : " ") + join_ranks(others) + " " + what +
+                             "; rank " + std::to_string(hung) + " reported no error at all" +
+                             (last.empty() ? "" : " (its last line: `" + last + "`)") + ": " +
+                             (timeouts ? "its progress stopped first (a hang: a deadlock, a stuck collective, slow I/O)."
+                                       : "it died without a word (SIGKILL, the OOM killer, a lost node)."));
+        hang_notes.push_back(timeouts ? "Collect: py-spy dump --pid <pid> of rank " + std::to_string(hung) +
+                                            " while it hangs, or TORCH_DISTRIBUTED_DEBUG=DETAIL and the launcher's exit codes."
+                                      : "Collect: `dmesg -T | grep -i -E 'killed process|oom'` on its node, `sacct -j <job> "
+                                        "-o JobID,State,ExitCode,MaxRSS`, and the launcher's exit codes (-9 = SIGKILL).");
+        hang_start = "rank " + std::to_string(hung) + (timeouts ? ": stopped making progress" : ": stopped without an error") +
+                     (last.empty() ? "" : " after `" + last + "`") + "; the other ranks waited for it";
+      }
+    }
     if (hung >= 0) {
       d.confidence = 0.6;
       d.initiating_rank = hung;
@@ -241,6 +370,30 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
           d.initiating_rank = root_rank;
         }
       }
+    }
+  }
+  // Still no rank: the launcher's own report of which worker failed is evidence too (rule: exit
+  // codes in launcher summaries count). torchrun's root-cause table first, else the elastic
+  // agent's `failed (exitcode: N) local_rank: K` line, the first one it printed.
+  if (d.initiating_rank < 0 && root_rank >= 0) {
+    d.initiating_rank = root_rank;
+    const auto& rc = report.root_cause->cause;
+    hang_notes.push_back("torchrun's failure summary names rank " + std::to_string(root_rank) +
+                         " as the first observed failure" + (rc.has_exitcode ? " (exitcode " + std::to_string(rc.exitcode) + ")" : "") +
+                         "; that rank's own error output is not in these logs.");
+  }
+  if (d.initiating_rank < 0) {
+    for (const auto& c : all) {
+      auto lr = c.hit.captures.find("local_rank");
+      auto ec = c.hit.captures.find("exitcode");
+      if (lr == c.hit.captures.end() || ec == c.hit.captures.end() || !c.entry->id.starts_with("torchrun-worker")) continue;
+      const int local = std::atoi(lr->second.c_str());
+      d.initiating_local_rank = local;
+      d.initiating_rank = local;
+      hang_notes.push_back("The launcher reported local rank " + lr->second + " as the first worker that failed (exitcode " +
+                           ec->second + (ec->second == "-9" ? ", SIGKILL" : "") + ", " + at(st, c) +
+                           "); global rank " + lr->second + " assumes a single-node job.");
+      break;
     }
   }
   if (d.initiating_rank >= 0 && d.initiating_rank == root_rank && report.root_cause) {
@@ -282,6 +435,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   for (const auto& c : all) {
     if (&c == primary) continue;
     if (c.source == primary->source && c.entry->can_initiate()) continue;
+    if (is_fallback(c.entry)) continue;
     if (!seen.insert({c.source->rank, c.entry->id}).second) continue;
     if (d.collateral.size() >= 256) break;
     d.collateral.push_back({c.source->rank, c.entry->id, {st.inputs[c.source->input].summary.file, c.hit.line}});
@@ -311,6 +465,38 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     if (rc.rank >= 0 && rc.rank == d.initiating_rank) d.findings.push_back("torchrun's root-cause table names the same rank.");
   }
   if (!d.collateral.empty() && primary->entry->can_initiate()) d.confidence += 0.03;
+
+  // An exception no entry knows: say what was raised where, in user code, and which entries look
+  // nearest, as hypotheses only.
+  std::vector<std::pair<int, const core::Entry*>> nearest;
+  if (is_fallback(primary->entry)) {
+    const ExceptionEvent* ex = primary->source->events.exception_at(primary->hit.line);
+    std::string raised = ex ? ex->type + (ex->message.empty() ? "" : ": " + ex->message.substr(0, 160))
+                            : primary->hit.text.substr(0, 200);
+    std::string where;
+    if (const StackFrame* f = user_frame(d.traceback))
+      where = " at " + base_name(f->file) + ":" + std::to_string(f->line) + (f->function.empty() ? "" : " in " + f->function);
+    std::set<int> others;
+    for (const auto& c : d.collateral)
+      if (c.rank >= 0 && c.rank != d.initiating_rank) others.insert(c.rank);
+    std::string s = rank_str(d.initiating_rank) + " raised `" + raised + "`" + where +
+                    "; no entry of the library knows this error";
+    if (!others.empty())
+      s += "; rank" + std::string(others.size() > 1 ? "s " : " ") + join_ranks(std::vector<int>(others.begin(), others.end())) +
+           " failed as collateral";
+    d.findings.insert(d.findings.begin(), s + ".");
+    std::set<std::string> mine = words(raised);
+    for (const auto& e : matcher.entries()) {
+      if (&e == primary->entry || !e.can_initiate() || is_fallback(&e) || is_cancellation(&e)) continue;
+      std::string text = e.title;
+      for (const auto& fp : e.fingerprints) text += " " + fp.pattern;
+      int score = 0;
+      for (const auto& w : words(text)) score += mine.count(w) ? 1 : 0;
+      if (score >= 2) nearest.emplace_back(score, &e);
+    }
+    std::stable_sort(nearest.begin(), nearest.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    if (nearest.size() > 3) nearest.resize(3);
+  }
 
   // Competing hypotheses: the chosen one first, then the other initiator candidates.
   auto hypothesis = [&](const Cand& c, double conf) {
@@ -344,6 +530,17 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     if (!listed.insert(c->entry->id).second) continue;
     Hypothesis h = hypothesis(*c, c->hit.confidence * 0.6);
     if (earlier(*primary, *c)) h.evidence_against.push_back("it happened after " + primary->entry->id + " on " + rank_str(primary->source->rank));
+    d.hypotheses.push_back(std::move(h));
+  }
+  for (const auto& [score, e] : nearest) {
+    if (d.hypotheses.size() >= 6 || !listed.insert(e->id).second) continue;
+    Hypothesis h;
+    h.entry = e->id;
+    h.confidence = round2(clamp(0.05 * score));
+    h.rank = d.initiating_rank;
+    h.where = d.first_error;
+    h.evidence_for.push_back("its title and fingerprints share " + std::to_string(score) + " words with the exception");
+    h.evidence_against.push_back("none of its fingerprints matched: a resemblance, not a diagnosis");
     d.hypotheses.push_back(std::move(h));
   }
   report.diagnoses.push_back(std::move(d));

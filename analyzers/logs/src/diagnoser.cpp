@@ -161,7 +161,7 @@ void Diagnoser::skip_range(uint32_t input, std::string_view range) {
   const char* p = range.data();
   const size_t size = range.size();
   auto look = [&](size_t pos) {
-    if (p[pos] != '[') return;
+    if (p[pos] != '[' && p[pos] != ' ' && (p[pos] < '0' || p[pos] > '9')) return;
     int rank = -1;
     if (size - pos >= 5 && std::memcmp(p + pos, "[rank", 5) == 0) {
       // rank_prefix() inlined for the common torchrun form: "[rank" up to 7 digits "]:",

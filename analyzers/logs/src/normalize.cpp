@@ -66,6 +66,13 @@ std::optional<RankPrefix> rank_prefix(std::string_view line) {
       return RankPrefix{rank, i};
     }
   }
+  // `srun --label`: the task id, right-aligned to the width of the largest one, then `: `
+  // (`0: `, ` 3: `, `12: `). Only small ids with the exact spacing srun prints.
+  i = 0;
+  while (i < line.size() && i < 4 && line[i] == ' ') ++i;
+  const size_t start = i;
+  if (digits(line, i, rank) && i - start <= 5 && i <= 6 && eat(line, i, ": ") && i < line.size())
+    return RankPrefix{rank, i};
   return std::nullopt;
 }
 

@@ -1,3 +1,6 @@
+#include <algorithm>
+#include <set>
+
 #include "denpex/logs/normalize.h"
 #include "denpex/logs/scan.h"
 
@@ -22,7 +25,18 @@ std::vector<Hit> scan_text(const Matcher& matcher, std::string_view text) {
     scanner.feed(source, number, body);
     pos = end + 1;
   }
-  return scanner.finish();
+  // The fallback entry for unknown exceptions (tag `fallback`) stands in only for lines no other
+  // entry knows: where a known entry hit the same line, its hit is dropped.
+  std::vector<Hit> hits = scanner.finish();
+  auto fallback = [&](const Hit& h) {
+    const auto& tags = matcher.entries()[h.entry].tags;
+    return std::find(tags.begin(), tags.end(), "fallback") != tags.end();
+  };
+  std::set<std::pair<uint32_t, uint64_t>> known;
+  for (const auto& h : hits)
+    if (!fallback(h)) known.insert({h.source, h.line});
+  std::erase_if(hits, [&](const Hit& h) { return fallback(h) && known.count({h.source, h.line}); });
+  return hits;
 }
 
 }  // namespace denpex::logs

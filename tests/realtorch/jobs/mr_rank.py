@@ -1,0 +1,62 @@
+# One rank of a 4-rank gloo job that fails (or not) the way SCENARIO says. Launched by mr_launch.py.
+import logging
+import os
+import signal
+import sys
+import time
+import warnings
+from datetime import timedelta
+
+import torch
+import torch.distributed as dist
+
+scenario = os.environ["SCENARIO"]
+rank = int(os.environ["RANK"])
+logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stdout)
+log = logging.getLogger("train")
+
+if scenario == "startup_failure" and rank == 3:
+    os.environ["MASTER_PORT"] = "1"  # nothing listens there: this rank cannot reach the store
+
+dist.init_process_group("gloo", timeout=timedelta(seconds=6))
+model = torch.nn.Linear(4, 4)
+emb = torch.nn.Embedding(10, 4)
+x = torch.ones(3, 4)
+
+
+def batch_for(step):
+    batch = {"input_ids": torch.tensor([1, 2, 3]), "labels": torch.tensor([0, 1, 2])}
+    if scenario == "unknown_exception" and rank == 2 and step == 2:
+        del batch["labels"]  # a malformed sample: the user's code expects the key
+    return batch
+
+
+for step in range(4):
+    log.info("step %d rank %d", step, rank)
+    batch = batch_for(step)
+    labels = batch["labels"]
+    if scenario == "nan_raise":
+        loss = model(x).sum() * (float("nan") if rank == 0 and step == 2 else 1.0)
+        if torch.isnan(loss):
+            raise RuntimeError(f"Loss is NaN at step {step}, stopping training")
+    if scenario == "sigkill" and rank == 1 and step == 2:
+        os.kill(os.getpid(), signal.SIGKILL)
+    if scenario == "hang" and rank == 3 and step == 2:
+        time.sleep(120)  # stuck (a deadlock, a slow filesystem): the launcher ends it
+    if scenario == "two_failures" and step == 2:
+        if rank == 2:
+            raise ValueError(f"sample {step * 8 + rank} has 0 tokens after filtering")
+        if rank == 0:
+            time.sleep(1.5)
+            log.info("step %d rank %d: checking the batch", step, rank)
+            assert batch["input_ids"].numel() > 3, "batch too small"  # fails too, but later
+    if scenario == "healthy_warnings" and step == 1:
+        from torch.utils.checkpoint import checkpoint
+        checkpoint(model, x)  # inputs need no grad: a warning, not a failure
+        warnings.warn("torch.distributed._all_gather_base is a private function and will be deprecated", UserWarning)
+    if scenario == "sigint" and step == 2:
+        time.sleep(60)  # the user presses Ctrl-C while every rank waits here
+    dist.all_reduce(x)
+    time.sleep(0.3)
+log.info("rank %d done", rank)
+dist.destroy_process_group()

@@ -1,0 +1,113 @@
+// The causality rules of multi-rank failures, on the built-in library: an unknown error can
+// initiate (only inside a cascade), a silent rank can initiate, fatal beats noisy, a cancelled run
+// is no failure, and the launcher's own report of the failed worker names a rank.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "denpex/encyclopedia/library.h"
+#include "denpex/logs/diagnoser.h"
+#include "denpex/logs/normalize.h"
+
+using namespace denpex;
+
+namespace {
+logs::Report diagnose(const std::vector<std::pair<std::string, std::string>>& files) {
+  static auto lib = encyclopedia::Library::builtin();
+  static logs::Matcher m(lib.entries());
+  logs::Diagnoser d(m);
+  for (const auto& [name, text] : files) {
+    auto in = d.open(name);
+    d.feed(in, text);
+    d.close(in);
+  }
+  return d.finish();
+}
+
+const char* kClosed =
+    "Traceback (most recent call last):\n"
+    "  File \"/w/train.py\", line 58, in <module>\n"
+    "    dist.all_reduce(x)\n"
+    "  File \"/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py\", line 1541, in all_reduce\n"
+    "    work.wait()\n"
+    "RuntimeError: [./gloo/transport/tcp/pair.cc:598] Connection closed by peer [127.0.0.1]:10672\n";
+const char* kKeyError =
+    "Traceback (most recent call last):\n"
+    "  File \"/w/train.py\", line 37, in <module>\n"
+    "    labels = batch[\"labels\"]\n"
+    "KeyError: 'labels'\n";
+}  // namespace
+
+TEST_CASE("srun --label prefixes attribute lines to the task") {
+  auto a = logs::rank_prefix("3: RuntimeError: boom");
+  REQUIRE(a);
+  CHECK(a->rank == 3);
+  CHECK(a->length == 3);
+  auto b = logs::rank_prefix(" 7:   File \"x.py\", line 1, in f");
+  REQUIRE(b);
+  CHECK(b->rank == 7);
+  CHECK_FALSE(logs::rank_prefix("14:57:17 step 3"));
+  CHECK_FALSE(logs::rank_prefix("3:"));
+}
+
+TEST_CASE("an unknown exception initiates only inside a cascade") {
+  auto alone = diagnose({{"rank2.log", kKeyError}});
+  CHECK(alone.diagnoses.empty());
+  auto cascade = diagnose({{"rank0.log", kClosed}, {"rank1.log", kClosed}, {"rank2.log", kKeyError}});
+  REQUIRE_FALSE(cascade.diagnoses.empty());
+  const auto& d = cascade.diagnoses[0];
+  CHECK(d.entry->id == "unrecognized-exception");
+  CHECK(d.initiating_rank == 2);
+  REQUIRE_FALSE(d.findings.empty());
+  CHECK(d.findings[0].find("rank 2 raised `KeyError: 'labels'` at train.py:37") != std::string::npos);
+  CHECK(d.findings[0].find("ranks 0, 1 failed as collateral") != std::string::npos);
+}
+
+TEST_CASE("an unknown exception after the rank's own collateral symptom does not initiate") {
+  std::string late = std::string(kClosed) + "During handling of the above exception, another exception occurred:\n" + kKeyError;
+  auto r = diagnose({{"rank0.log", kClosed}, {"rank1.log", late}, {"rank2.log", "step 2 rank 2\n"}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses[0].entry->id != "unrecognized-exception");
+  CHECK(r.diagnoses[0].initiating_rank == 2);  // the silent one
+}
+
+TEST_CASE("a silent rank among peers that lost it is the initiator") {
+  auto r = diagnose({{"rank0.log", kClosed}, {"rank1.log", "step 1 rank 1\nstep 2 rank 1\n"}, {"rank2.log", kClosed}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses[0].initiating_rank == 1);
+  bool said = false;
+  for (const auto& f : r.diagnoses[0].findings) said = said || f.find("died without a word") != std::string::npos;
+  CHECK(said);
+  // Two quiet ranks: no guess.
+  auto two = diagnose({{"rank0.log", kClosed}, {"rank1.log", "step 2 rank 1\n"}, {"rank2.log", "step 2 rank 2\n"}});
+  REQUIRE_FALSE(two.diagnoses.empty());
+  CHECK(two.diagnoses[0].initiating_rank == -1);
+}
+
+TEST_CASE("a warning never outranks the failure that ended the job") {
+  std::string warn =
+      "/usr/lib/python3/dist-packages/torch/utils/checkpoint.py:31: UserWarning: None of the inputs have requires_grad=True. Gradients will be None\n"
+      "step 2 rank 1\n";
+  auto r = diagnose({{"rank0.log", kClosed}, {"rank1.log", warn}, {"rank2.log", kClosed}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses[0].entry->severity != core::Severity::Warning);
+  CHECK(r.diagnoses[0].initiating_rank == 1);
+}
+
+TEST_CASE("a run cancelled with Ctrl-C on every rank is no failure") {
+  std::string intr = "Traceback (most recent call last):\n  File \"/w/train.py\", line 57, in <module>\n    time.sleep(60)\nKeyboardInterrupt\n";
+  auto r = diagnose({{"rank0.log", intr}, {"rank1.log", intr}});
+  CHECK(r.diagnoses.empty());
+}
+
+TEST_CASE("the elastic agent's failed-worker line names the rank when nothing else does") {
+  // torch/distributed/elastic/multiprocessing/api.py: the agent's log when a worker fails.
+  std::string log =
+      "[2024-05-28 14:04:27,954] torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 11 closing signal SIGTERM\n"
+      "[2024-05-28 14:04:28,584] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1) local_rank: 3 (pid: 14) of binary: /usr/bin/python3\n";
+  auto r = diagnose({{"train.log", log}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses[0].initiating_rank == 3);
+  CHECK(r.diagnoses[0].initiating_local_rank == 3);
+}

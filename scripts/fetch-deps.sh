@@ -66,4 +66,9 @@ if [ "${1:-}" = "--test-tools" ]; then
     fi
   fi
 fi
+# With --test-tools, also the real-VS-Code suite's tools (Node 24, code-server, playwright-core and
+# the extension's npm packages), pinned and cached; quiet and quick when they are already there.
+if [ "${1:-}" = "--test-tools" ]; then
+  "$root/tests/editors-vscode/fetch-tools.sh" >&2
+fi
 echo "$dest"

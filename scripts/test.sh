@@ -12,6 +12,8 @@ extra=()
 command -v node >/dev/null && command -v npm >/dev/null || extra=(nodejs npm)
 # The real editors for tests/editors (headless Neovim, Emacs + eglot); setup.sh installs only what is missing.
 extra+=(neovim emacs-nox elpa-eglot)
+# Chromium (and libkrb5-dev for code-server's native module) drive the VS Code tests (tests/editors-vscode).
+extra+=(chromium libkrb5-dev)
 scripts/setup.sh python3-torch python3-yaml "${extra[@]}"
 scripts/fetch-deps.sh --test-tools >/dev/null
 jobs=$(nproc)

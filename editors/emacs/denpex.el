@@ -163,10 +163,10 @@
     buf))
 
 (defun denpex--diagnose-cli (text)
-  "Run `denpex diagnose' on TEXT (no server running); return (MARKDOWN . VERIFY)."
+  "Run `denpex diagnose' on TEXT (no server running); return (MARKDOWN . nil)."
   (with-temp-buffer
     (insert text)
-    (let* ((out (generate-new-buffer " *denpex-json*")))
+    (let ((out (generate-new-buffer " *denpex-report*")))
       (unwind-protect
           (progn
             (call-process-region (point-min) (point-max) denpex-program nil out nil

@@ -60,6 +60,16 @@
                              (cons 'transient dt-work)))
 (add-hook 'project-find-functions #'dt-project)
 
+(dt-step "denpex-diagnose-region without a server (the binary)"
+  (with-temp-buffer
+    (insert-file-contents (concat dt-work "train.log"))
+    (denpex-diagnose-region (point-min) (point-max)))
+  (with-current-buffer denpex-report-buffer
+    (dt-check (string-match-p "Initiating | rank 5 on gpu-node-03" (buffer-string))
+              "with no server running the report still names rank 5"
+              (substring (buffer-string) 0 (min 300 (buffer-size)))))
+  (kill-buffer denpex-report-buffer))
+
 (defvar dt-py nil)
 (dt-step "python diagnostics in flymake"
   (setq dt-py (find-file-noselect (concat dt-work "train.py")))

@@ -67,6 +67,7 @@ const settingsFile = join(userData, "User", "settings.json");
 const machineSettings = join(userData, "Machine", "settings.json");
 const baseSettings = {
   "workbench.startupEditor": "none",
+  "workbench.secondarySideBar.defaultVisibility": "hidden",
   "chat.disableAIFeatures": true,
   "security.workspace.trust.enabled": false,
   "telemetry.telemetryLevel": "off",
@@ -326,6 +327,8 @@ try {
     for (const want of ["CUDA out of memory", "Causal chain", "Collateral (", "Evidence", "Fix", "Verify", "/workspace/model.py:97"]) {
       if (!text.includes(want)) throw new Error(`the panel lacks "${want}"`);
     }
+    await runCommand("View: Hide Panel");
+    await sleep(500);
     await shot("vscode-diagnosis.png");
   });
 

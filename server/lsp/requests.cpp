@@ -126,8 +126,10 @@ json Server::Impl::code_action(const json& params) {
 }
 
 json Server::Impl::resolve_code_action(const json& params) {
-  if (!params.is_object() || !params.contains("data") || !params["data"].is_object())
-    throw RpcError(kInvalidParams, "params.data: missing (not an action of this server)");
+  if (!params.is_object()) throw RpcError(kInvalidParams, "params: expected a CodeAction object");
+  // Actions that carry a command and no data (Explain, Copy verify command) are complete as
+  // listed; some clients resolve every action anyway.
+  if (!params.contains("data") || !params["data"].is_object()) return params;
   json action = params;
   const json& data = params["data"];
   std::string uri = data.value("uri", "");

@@ -50,7 +50,13 @@ case $editor in
       cp "$root/examples/oom-cascade/train.log" "$work/job.stdout"
       timeout 60 nvim --headless --clean --cmd "$noprobe" -c "luafile $here/neovim_options_test.lua"
       rc=$?
-    fi ;;
+    fi
+    cp "$root/tests/protocol/workspace/train.py" "$work/compat.py"
+    for compat in start config; do
+      [ $rc -eq 0 ] || break
+      DENPEX_COMPAT=$compat timeout 60 nvim --headless --clean --cmd "$noprobe" -c "luafile $here/neovim_compat_test.lua"
+      rc=$?
+    done ;;
   emacs)
     export DENPEX_EL="$root/editors/emacs"
     cp "$root/tests/protocol/workspace/train.py" "$work/options.py"

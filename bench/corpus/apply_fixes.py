@@ -18,8 +18,14 @@ unsafe = "--unsafe" in sys.argv
 src, dst = os.path.join(here, "repos"), os.path.join(here, "fixed")
 
 
+rules = json.loads(subprocess.run([denpex, "check", "--list-rules", "--output-format", "json"],
+                                  capture_output=True, text=True).stdout)
+# Every rule, the opt-in ones included: their fixes must not break code either.
+select = ["--select", "ALL," + ",".join(r["code"] for r in rules)]
+
+
 def check(root):
-    out = subprocess.run([denpex, "check", "--no-config", "--output-format", "json", "."], cwd=root,
+    out = subprocess.run([denpex, "check", "--no-config", *select, "--output-format", "json", "."], cwd=root,
                          capture_output=True, text=True)
     return json.loads(out.stdout or "[]")
 
@@ -37,7 +43,7 @@ shutil.copytree(src, dst)
 before = check(dst)
 fixable = [f for f in before if f["fix"] and (unsafe or f["fix"]["safe"])]
 flags = ["--fix"] + (["--unsafe-fixes"] if unsafe else [])
-subprocess.run([denpex, "check", "--no-config", *flags, "."], cwd=dst, capture_output=True)
+subprocess.run([denpex, "check", "--no-config", *select, *flags, "."], cwd=dst, capture_output=True)
 after = check(dst)
 
 changed = sorted({f["file"] for f in fixable})
@@ -52,7 +58,7 @@ with open(os.path.join(here, "fixed.diff" if unsafe else "fixed-safe.diff"), "w"
 
 count = lambda fs: collections.Counter((f["file"], f["code"]) for f in fs)
 left = [k for k, n in count(fixable).items() if count([f for f in after if f["fix"]]).get(k, 0) >= count(before).get(k, 0)]
-second = subprocess.run([denpex, "check", "--no-config", "--diff", *flags[1:], "."], cwd=dst, capture_output=True, text=True)
+second = subprocess.run([denpex, "check", "--no-config", *select, "--diff", *flags[1:], "."], cwd=dst, capture_output=True, text=True)
 idempotent = second.stdout.strip() == ""
 
 per_code = collections.Counter(f["code"] for f in fixable)

@@ -31,10 +31,12 @@ Flags `torch.utils.checkpoint.checkpoint` / `checkpoint_sequential` calls (any a
 from a variable might carry it.
 
 ## Why it matters
-Since PyTorch 2.1 omitting `use_reentrant` emits a warning on every call, and the default is
-moving from the reentrant implementation to the non-reentrant one: the same code changes
-behaviour across versions. The reentrant default also silently drops gradients when the inputs
-do not require grad.
+Since PyTorch 2.1 omitting `use_reentrant` emits a `UserWarning` on every call
+(pytorch/pytorch#100551); the value used is still `True`, the reentrant implementation, and
+PyTorch has announced that omitting it will become an error and the default `False`
+(`torch/utils/checkpoint.py`, pytorch/pytorch#160534): the same code changes behaviour across
+versions. The reentrant variant also silently drops gradients when no input requires grad, and
+rejects keyword arguments to the checkpointed function.
 
 ## Example
 ```python
@@ -47,7 +49,11 @@ y = cp.checkpoint(block, x, use_reentrant=False)
 ```
 
 ## Fix and its safety
-Adds `use_reentrant=False`, the value PyTorch recommends and is making the default. Safe.
+Adds `use_reentrant=False`, the value PyTorch recommends and is making the default. Marked safe:
+the non-reentrant variant computes the same values and gradients; what differs is edge
+behaviour (gradients now reach parameters when no input requires grad, hooks and
+`torch.autograd.grad` inside the region work, memory is freed earlier). Code that depends on
+reentrant semantics should pass `use_reentrant=True`, which is what an unset value means today.
 
 ## Precision on real code
 Precision 1.00 (13/13) (true findings / findings) on the judged corpus of `bench/corpus` (12 public training repositories,

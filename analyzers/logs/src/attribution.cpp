@@ -1,5 +1,6 @@
 #include "denpex/logs/attribution.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 
@@ -146,13 +147,86 @@ std::optional<double> timestamp_at(std::string_view s, size_t i) {
   return std::nullopt;
 }
 
+// How people paste logs: behind a log viewer's box border (`│ ` from k9s, rich), with line
+// numbers (`[1745] `, `  12 | `). Returns the bytes to skip; 0 when there is no such prefix.
+size_t paste_prefix(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size() && i < 8 && line[i] == ' ') ++i;
+  constexpr std::string_view kBar = "\xe2\x94\x82";  // U+2502 BOX DRAWINGS LIGHT VERTICAL
+  if (line.substr(i, kBar.size()) == kBar) {
+    i += kBar.size();
+    if (i < line.size() && line[i] == ' ') ++i;
+    return i;
+  }
+  int n = 0;
+  size_t j = i;
+  if (j < line.size() && line[j] == '[') {
+    ++j;
+    if (number(line, j, n) && j + 1 < line.size() && line[j] == ']' && line[j + 1] == ' ') return j + 2;
+    return 0;
+  }
+  if (number(line, j, n) && line.substr(j, 3) == " | ") return j + 3;
+  return 0;
+}
+
+// pdsh / DeepSpeed's multi-node runner: `worker-1: text`, `10.0.0.7: text`. A host name holds a
+// digit and a `-` or `.` (so that `RuntimeError: ` and `INFO: ` are not taken for hosts).
+size_t host_prefix(std::string_view line, std::string& host) {
+  size_t i = 0;
+  bool digit = false, sep = false;
+  while (i < line.size() && i < 64 &&
+         (std::isalnum(static_cast<unsigned char>(line[i])) || line[i] == '-' || line[i] == '.' || line[i] == '_')) {
+    digit = digit || is_digit(line[i]);
+    sep = sep || line[i] == '-' || line[i] == '.';
+    ++i;
+  }
+  if (i == 0 || !digit || !sep || line.substr(i, 2) != ": " || !std::isalnum(static_cast<unsigned char>(line[0]))) return 0;
+  std::string_view name = line.substr(0, i);
+  // An IPv4 address, or a first label like `worker-1` / `gpu-node-05` (letters, a `-`, ending in
+  // a digit): not `libc10.so` or `model.py`.
+  std::string_view label = name.substr(0, name.find('.'));
+  bool ipv4 = std::count(name.begin(), name.end(), '.') == 3 &&
+              std::all_of(name.begin(), name.end(), [](char c) { return is_digit(c) || c == '.'; });
+  bool named = std::isalpha(static_cast<unsigned char>(label.front())) && label.find('-') != std::string_view::npos &&
+               is_digit(label.back());
+  if (!ipv4 && !named) return 0;
+  for (std::string_view tail : {"Error", "Exception", "Warning"})
+    if (name.ends_with(tail)) return 0;
+  // `2024-05-01: ` is a date, not a host.
+  if (name.size() == 10 && name[4] == '-' && name[7] == '-' && is_digit(name[0])) return 0;
+  host = std::string(name);
+  return i + 2;
+}
+
+// `kubectl logs --prefix`: `[pod/train-worker-3/pytorch] text`.
+size_t pod_prefix(std::string_view line, std::string& pod) {
+  if (!line.starts_with("[pod/")) return 0;
+  size_t close = line.find("] ");
+  if (close == std::string_view::npos || close > 256) return 0;
+  std::string_view inside = line.substr(5, close - 5);
+  size_t slash = inside.find('/');
+  pod = std::string(inside.substr(0, slash));
+  return close + 2;
+}
+
 }  // namespace
 
 Attribution attribute_line(std::string_view line) {
   Attribution a;
+  if (size_t k = paste_prefix(line)) {
+    a.strip += k;
+    line.remove_prefix(k);
+  }
+  if (size_t k = pod_prefix(line, a.node)) {
+    a.strip += k;
+    line.remove_prefix(k);
+  } else if (size_t h = host_prefix(line, a.node)) {
+    a.strip += h;
+    line.remove_prefix(h);
+  }
   if (auto p = rank_prefix(line)) {
     a.rank = p->rank;
-    a.strip = p->length;
+    a.strip += p->length;
     line.remove_prefix(p->length);
   }
   if (a.rank < 0) a.rank = stamped_rank_prefix(line);

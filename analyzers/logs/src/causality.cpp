@@ -238,7 +238,10 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     // teardown lines printed around it); among equals, the earliest.
     primary = nullptr;
     for (const auto& c : all)
-      if (!c.entry->can_initiate() && (!primary || c.hit.confidence > primary->hit.confidence)) primary = &c;
+      if (!c.entry->can_initiate() &&
+          (!primary || std::make_pair(is_serious(c.entry), c.hit.confidence) >
+                           std::make_pair(is_serious(primary->entry), primary->hit.confidence)))
+        primary = &c;
     if (!primary) primary = &all.front();
     d.confidence = primary->hit.confidence * 0.5;
     std::map<int, uint64_t> seq_of, completed_of;

@@ -355,6 +355,8 @@ void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offs
       const Hit& h = st.scanner.candidate(i);
       const core::Entry& e = matcher_.entries()[h.entry];
       if (!e.can_initiate()) continue;
+      // The fallback for unknown exceptions initiates only inside a cascade, known at the end.
+      if (std::find(e.tags.begin(), e.tags.end(), "fallback") != e.tags.end()) continue;
       // Context rules are only settled at the end; live, trust fingerprints that need none.
       const auto& fp = e.fingerprints[h.fingerprint];
       if (!fp.requires_pattern.empty() || !fp.excludes_pattern.empty()) continue;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "denpex/encyclopedia/library.h"
+#include "denpex/logs/attribution.h"
 #include "denpex/logs/diagnoser.h"
 #include "denpex/logs/normalize.h"
 
@@ -110,4 +111,26 @@ TEST_CASE("the elastic agent's failed-worker line names the rank when nothing el
   REQUIRE_FALSE(r.diagnoses.empty());
   CHECK(r.diagnoses[0].initiating_rank == 3);
   CHECK(r.diagnoses[0].initiating_local_rank == 3);
+}
+
+TEST_CASE("ranks and nodes from the prefixes people paste behind") {
+  auto a = logs::attribute_line("worker-1: [rank3]: RuntimeError: boom");
+  CHECK(a.node == "worker-1");
+  CHECK(a.rank == 3);
+  CHECK(std::string_view("worker-1: [rank3]: RuntimeError: boom").substr(a.strip) == "RuntimeError: boom");
+  auto ip = logs::attribute_line("10.0.0.7: Traceback (most recent call last):");
+  CHECK(ip.node == "10.0.0.7");
+  auto pod = logs::attribute_line("[pod/train-worker-2/pytorch] RuntimeError: boom");
+  CHECK(pod.node == "train-worker-2");
+  std::string box = "\xe2\x94\x82 [rank5]: torch.OutOfMemoryError: CUDA out of memory.";
+  auto b = logs::attribute_line(box);
+  CHECK(b.rank == 5);
+  CHECK(box.substr(b.strip).starts_with("torch.OutOfMemoryError"));
+  auto num = logs::attribute_line("[80746] [rank0]:[E321 02:07:08.408271257 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog");
+  CHECK(num.rank == 0);
+  // Not hosts: exception names, log levels, shared libraries, dates.
+  CHECK(logs::attribute_line("RuntimeError: x").node.empty());
+  CHECK(logs::attribute_line("libc10.so: cannot open shared object file").node.empty());
+  CHECK(logs::attribute_line("2024-05-01: started").node.empty());
+  CHECK(logs::attribute_line("torch.distributed.elastic.multiprocessing.api: [WARNING] x").node.empty());
 }

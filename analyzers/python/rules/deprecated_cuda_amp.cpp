@@ -5,6 +5,50 @@
 namespace denpex::python {
 namespace {
 
+void collect(TSNode n, std::string_view type, std::vector<TSNode>& out) {
+  if (type == ts_node_type(n)) out.push_back(n);
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) collect(ts_node_named_child(n, i), type, out);
+}
+
+// The edit that deletes `from torch.cuda[.amp] import NAME` when `callee` (NAME or NAME.attr) is the
+// last use of NAME, so the fix leaves no unused import behind. Only a statement alone on its
+// lines that imports just NAME; an emptied block gets `pass`.
+std::optional<core::TextEdit> drop_import(const Module& m, TSNode callee) {
+  TSNode root_id = callee;
+  while (kind_of(root_id) == Kind::Attribute) root_id = field(root_id, "object");
+  if (kind_of(root_id) != Kind::Identifier) return std::nullopt;
+  std::string_view name = m.text(root_id);
+  std::vector<TSNode> ids, imports;
+  TSNode root = ts_tree_root_node(m.tree().get());
+  collect(root, "identifier", ids);
+  collect(root, "import_from_statement", imports);
+  size_t uses = 0;
+  for (TSNode id : ids) uses += m.text(id) == name;
+  for (TSNode st : imports) {
+    std::string_view module = m.text(field(st, "module_name"));
+    if (module != "torch.cuda.amp" && module != "torch.cuda") continue;
+    if (ts_node_named_child_count(st) != 2) continue;  // the module and exactly one name
+    TSNode imported = ts_node_named_child(st, 1);
+    bool plain = kind_of(imported) == Kind::DottedName && m.text(imported) == name;
+    bool aliased = kind_of(imported) == Kind::AliasedImport && m.text(field(imported, "alias")) == name;
+    if (!plain && !aliased) continue;
+    // The import names it once (twice with `as`): any further use besides `callee` keeps it.
+    if (uses != 2u + (aliased && m.text(field(imported, "name")) == name ? 1u : 0u)) return std::nullopt;
+    core::Range range = m.range(st);
+    std::string_view first = m.lines().line(m.source(), range.start.line);
+    if (first.substr(0, range.start.column).find_first_not_of(" \t") != std::string_view::npos) return std::nullopt;
+    std::string_view last = m.lines().line(m.source(), range.end.line);
+    size_t rest = last.find_first_not_of(" \t\r\n", range.end.column);
+    if (rest != std::string_view::npos && last[rest] != '#') return std::nullopt;
+    if (range.end.line + 1 >= m.lines().line_count()) return std::nullopt;
+    TSNode block = ts_node_parent(st);
+    if (!is_null(block) && kind_of(block) == Kind::Block && ts_node_named_child_count(block) == 1)
+      return core::TextEdit{range, "pass"};
+    return core::TextEdit{{{range.start.line, 0}, {range.end.line + 1, 0}}, ""};
+  }
+  return std::nullopt;
+}
+
 void check(const Module& m, Reporter& r) {
   std::string_view torch_name = m.local_name_of("torch");
   for (const auto& c : m.calls()) {
@@ -32,6 +76,7 @@ void check(const Module& m, Reporter& r) {
         core::Position at = m.start(first);
         e.push_back({{at, at}, "\"cuda\", "});
       }
+      if (auto drop = drop_import(m, c.function)) e.push_back(*drop);
       // torch.amp.autocast exists since 1.10; torch.amp.GradScaler only since 2.3.
       fix = edits::fix("Use `torch.amp." + std::string(what) + "(\"cuda\", ...)`", what == "autocast", std::move(e));
     }
@@ -76,7 +121,8 @@ for the old versions and is right there. Source: `torch/cuda/amp/autocast_mode.p
 `torch/cuda/amp/grad_scaler.py` (2.4+) raise the `FutureWarning` in `__init__`.
 
 ## Fix and its safety
-Rewrites the callee to `torch.amp.*` and passes `"cuda"` as the device. For `autocast` the fix is
+Rewrites the callee to `torch.amp.*` and passes `"cuda"` as the device, and deletes a
+`from torch.cuda.amp import NAME` that the rewrite leaves unused. For `autocast` the fix is
 safe: `torch.amp.autocast(device_type, ...)` exists since PyTorch 1.10 and is what
 `torch.cuda.amp.autocast` calls. For `GradScaler` it is unsafe: `torch.amp.GradScaler` exists only
 since PyTorch 2.3, so the rewrite breaks 1.13-2.2. Offered only when `torch` itself is imported (the

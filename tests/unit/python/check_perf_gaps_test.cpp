@@ -34,19 +34,18 @@ TEST_CASE("check: DPX004 flags a bare @torch.compile decorator on varying shapes
   const char* src =
       "import torch\n"
       "from torch.nn.utils.rnn import pad_sequence\n"
+      "torch._dynamo.config.automatic_dynamic_shapes = False\n"
       "def collate(seqs):\n"
       "    return pad_sequence(seqs, batch_first=True)\n"
       "@torch.compile\n"
       "def step(x):\n"
       "    return x * 2\n";
-  // DPX004 is opt-in: silent unless selected by its code.
-  CHECK(count_code(python::analyze(src).findings, "DPX004") == 0);
   auto a = analyze_all(src);
   REQUIRE(count_code(a.findings, "DPX004") == 1);
   const core::Finding* f = nullptr;
   for (const auto& x : a.findings)
     if (x.code == "DPX004") f = &x;
-  CHECK(f->range.start.line == 4);
+  CHECK(f->range.start.line == 5);
   CHECK(f->range.start.column == 1);
   REQUIRE(f->fix);
   CHECK_FALSE(f->fix->safe);
@@ -58,10 +57,12 @@ TEST_CASE("check: DPX004 flags a bare @torch.compile decorator on varying shapes
 
   // An alias resolves too; a call form is the existing check (once, not twice).
   CHECK(count_code(analyze_all("import torch as t\nfrom torch.nn.utils.rnn import pad_sequence\n"
+                                   "t._dynamo.config.automatic_dynamic_shapes = False\n"
                                    "b = pad_sequence(s)\n@t.compile\ndef f(x):\n    return x\n")
                        .findings,
                    "DPX004") == 1);
   CHECK(count_code(analyze_all("import torch\nfrom torch.nn.utils.rnn import pad_sequence\n"
+                                   "torch._dynamo.config.automatic_dynamic_shapes = False\n"
                                    "b = pad_sequence(s)\n@torch.compile()\ndef f(x):\n    return x\n")
                        .findings,
                    "DPX004") == 1);
@@ -71,7 +72,11 @@ TEST_CASE("check: DPX004 stays silent on bare @torch.compile without varying sha
   // No varying shapes.
   CHECK(count_code(analyze_all("import torch\n@torch.compile\ndef f(x):\n    return x\n").findings, "DPX004") == 0);
   // Varying shapes, but dynamic=, mark_dynamic or a raised limit handle them.
-  const char* pad = "import torch\nfrom torch.nn.utils.rnn import pad_sequence\nb = pad_sequence(s)\n";
+  const char* pad = "import torch\nfrom torch.nn.utils.rnn import pad_sequence\nb = pad_sequence(s)\n"
+                    "torch._dynamo.config.automatic_dynamic_shapes = False\n";
+  // Automatic dynamic shapes on (the default since 2.1): a bare decorator is fine.
+  CHECK(count_code(analyze_all("import torch\nfrom torch.nn.utils.rnn import pad_sequence\nb = pad_sequence(s)\n"
+                               "@torch.compile\ndef f(x):\n    return x\n").findings, "DPX004") == 0);
   CHECK(count_code(analyze_all(std::string(pad) + "@torch.compile(dynamic=True)\ndef f(x):\n    return x\n").findings,
                    "DPX004") == 0);
   CHECK(count_code(analyze_all(std::string(pad) + "torch._dynamo.config.cache_size_limit = 64\n"

@@ -104,8 +104,12 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
         last_key = key;
       }
     }
+    // One summary per node agent on a multi-node job: the earliest failure time is the root cause
+    // of the job (torchrun's `2024-05-01_12:34:56` sorts as text); else the first printed.
     for (const auto& rc : s.events.root_causes())
-      if (!report.root_cause) report.root_cause = RootCauseRef{{file, rc.line}, rc};
+      if (!report.root_cause ||
+          (!rc.time.empty() && !report.root_cause->cause.time.empty() && rc.time < report.root_cause->cause.time))
+        report.root_cause = RootCauseRef{{file, rc.line}, rc};
   }
   const int root_rank = report.root_cause ? report.root_cause->cause.rank : -1;
 

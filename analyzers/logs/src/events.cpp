@@ -171,10 +171,37 @@ void EventTracker::table_field(std::string_view key, std::string_view value) {
 
 void EventTracker::feed(uint64_t line, std::string_view text) {
   // torchrun's summary table (torch/distributed/elastic/multiprocessing/errors/__init__.py).
-  if (text.find("Root Cause (first observed failure):") != std::string_view::npos) {
+  if (size_t rc = text.find("Root Cause (first observed failure):"); rc != std::string_view::npos) {
     table_ = Table::RootCause;
     current_ = RootCause{};
     current_.line = line;
+    // A table pasted flattened onto one line: `Root Cause (first observed failure): [0]: time :
+    // 2024-08-17_13:24:04 host : server rank : 0 (local_rank: 0) exitcode : 1 (pid: 42) ...`.
+    std::string_view rest = text.substr(rc + 36);
+    std::vector<std::pair<size_t, std::string_view>> keys;
+    for (std::string_view key : {"time", "host", "rank", "exitcode", "error_file", "traceback"}) {
+      for (size_t at = rest.find(key); at != std::string_view::npos; at = rest.find(key, at + 1)) {
+        if (at > 0 && rest[at - 1] != ' ') continue;
+        size_t j = at + key.size();
+        while (j < rest.size() && rest[j] == ' ') ++j;
+        if (j < rest.size() && rest[j] == ':') {
+          keys.emplace_back(at, key);
+          break;
+        }
+      }
+    }
+    std::sort(keys.begin(), keys.end());
+    for (size_t i = 0; i < keys.size(); ++i) {
+      size_t colon = rest.find(':', keys[i].first + keys[i].second.size());
+      size_t end = i + 1 < keys.size() ? keys[i + 1].first : rest.size();
+      if (colon >= end) continue;
+      table_field(keys[i].second, trim(rest.substr(colon + 1, end - colon - 1)));
+    }
+    if (current_.rank >= 0) {
+      if (root_causes_.size() < kMaxEvents) root_causes_.push_back(current_);
+      current_ = RootCause{};
+      table_ = Table::None;
+    }
     return;
   }
   if (table_ == Table::None && trim(text) == "Failures:") {

@@ -134,3 +134,26 @@ TEST_CASE("ranks and nodes from the prefixes people paste behind") {
   CHECK(logs::attribute_line("2024-05-01: started").node.empty());
   CHECK(logs::attribute_line("torch.distributed.elastic.multiprocessing.api: [WARNING] x").node.empty());
 }
+
+TEST_CASE("torchrun's root cause: flattened onto one line, and the earliest of several node summaries") {
+  auto flat = diagnose({{"paste.log",
+                         "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: train.py FAILED Failures: "
+                         "<NO_OTHER_FAILURES> Root Cause (first observed failure): [0]: time : 2024-08-17_13:24:04 "
+                         "host : server rank : 3 (local_rank: 3) exitcode : 1 (pid: 2680830) error_file: <N/A> "
+                         "traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n"}});
+  REQUIRE(flat.root_cause);
+  CHECK(flat.root_cause->cause.rank == 3);
+  CHECK(flat.root_cause->cause.exitcode == 1);
+  std::string node = [](int rank, const char* time) {
+    return std::string("Root Cause (first observed failure):\n[0]:\n  time      : ") + time +
+           "\n  host      : gpu-node-1\n  rank      : " + std::to_string(rank) + " (local_rank: 0)\n" +
+           "  exitcode  : 1 (pid: 17)\n  error_file: <N/A>\n" +
+           "============================================================\n";
+  }(0, "2023-06-03_22:45:52");
+  std::string other = std::string("Root Cause (first observed failure):\n[0]:\n  time      : 2023-06-03_22:45:01\n") +
+                      "  host      : gpu-node-2\n  rank      : 4 (local_rank: 0)\n  exitcode  : 1 (pid: 18)\n" +
+                      "============================================================\n";
+  auto two = diagnose({{"node1.log", node}, {"node2.log", other}});
+  REQUIRE(two.root_cause);
+  CHECK(two.root_cause->cause.rank == 4);
+}

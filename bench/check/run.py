@@ -47,6 +47,10 @@ def main():
     if not os.path.isdir(corpus):
         subprocess.run(["python3", os.path.join(HERE, "gen_corpus.py"), corpus], check=True)
     sets = [("stdlib", sysconfig.get_paths()["stdlib"]), ("corpus (1M lines)", corpus)]
+    # The judged corpus of real training repositories (bench/corpus/build.sh), when built.
+    real = os.path.join(ROOT, "bench", "corpus", "repos")
+    if os.path.isdir(real):
+        sets.append(("real repositories (bench/corpus)", real))
     cores = os.cpu_count()
     print("Machine: %d cores; median of %d runs (flake8: %d); all tools use all cores.\n" % (cores, args.runs, args.flake8_runs))
     print("| corpus | measure | denpex check | parse only | ast-grep scan | flake8 | check / parse | ast-grep / denpex | flake8 / denpex |")

@@ -3,6 +3,7 @@
 // reached the collective the others timed out on.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -233,6 +234,25 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     // The fallback's fingerprint is weak, but the cascade around it is the evidence: the rank is
     // fairly sure, the cause is only what the traceback says.
     if (is_fallback(primary->entry)) d.confidence = 0.5;
+    // Say which clock decided between ranks that both failed on their own.
+    for (const Cand* c : initiators) {
+      if (c == primary || c->source->rank == primary->source->rank || !is_serious(c->entry)) continue;
+      auto stamp = [](double t) {
+        char buf[32];
+        long s = static_cast<long>(t) % 86400;
+        std::snprintf(buf, sizeof buf, "%02ld:%02ld:%06.3f", s / 3600, s / 60 % 60, std::fmod(t, 60.0));
+        return std::string(buf);
+      };
+      std::string how = all_timed && primary->meta.time && c->meta.time && *primary->meta.time != *c->meta.time
+                            ? "by the logs' timestamps (" + stamp(*primary->meta.time) + " before " + stamp(*c->meta.time) + ")"
+                            : "by position in the input (not every candidate has a timestamp)";
+      const std::string first = primary->source->rank >= 0 || primary->source->node.empty()
+                                    ? rank_str(primary->source->rank)
+                                    : primary->source->node;
+      hang_notes.push_back(rank_str(c->source->rank) + " also reported " + c->entry->id + " (" + at(st, *c) + "), later: " +
+                           first + " came first " + how + ".");
+      break;
+    }
     if (root_rank >= 0 && primary->source->rank == root_rank) d.confidence += 0.1;
     if (root_rank >= 0 && primary->source->rank >= 0 && primary->source->rank != root_rank) d.confidence -= 0.1;
   } else {

@@ -327,6 +327,21 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       }
     }
     if (hung < 0) {
+      // A peer that names the faulty rank (`Rank 1 failed to pass monitoredBarrier`, `... from
+      // rank 0. Please check rank 0 logs for faulty rank.`): the first one named.
+      for (const auto& c : all) {
+        const auto& cap = c.hit.captures;
+        auto f = cap.find("faulty_rank");
+        if (f == cap.end()) f = cap.find("faulty_ranks");
+        if (f == cap.end() || f->second.empty()) continue;
+        hung = std::atoi(f->second.c_str());
+        hang_notes.push_back(rank_str(c.source->rank) + " names rank " + std::to_string(hung) +
+                             " as the rank that did not answer (" + at(st, c) + "): read that rank's log.");
+        hang_start = "rank " + std::to_string(hung) + ": did not reach the barrier its peers waited in";
+        break;
+      }
+    }
+    if (hung < 0) {
       // A silent death or a silent hang: the ranks that reported a symptom lost a peer or timed
       // out waiting for one, and exactly one rank that appears in the logs reported nothing.
       std::set<int> failed;

@@ -157,3 +157,12 @@ TEST_CASE("torchrun's root cause: flattened onto one line, and the earliest of s
   REQUIRE(two.root_cause);
   CHECK(two.root_cause->cause.rank == 4);
 }
+
+TEST_CASE("a rank named by its peers' monitored_barrier is the initiator") {
+  auto r = diagnose({{"rank0.log", "RuntimeError: [Rank 0]: Rank 3 failed to pass monitoredBarrier in 2000 ms\n"},
+                     {"rank1.log", "step 2\n"},
+                     {"rank2.log", "step 2\n"}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses[0].entry->id == "monitored-barrier-rank-failed");
+  CHECK(r.diagnoses[0].initiating_rank == 3);
+}

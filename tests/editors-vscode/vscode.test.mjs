@@ -17,7 +17,7 @@ const vsix = resolve(arg("--vsix"));
 const codeServer = resolve(arg("--code-server"));
 const chromiumBin = arg("--chromium", "/usr/bin/chromium");
 const shots = arg("--screenshots", "");
-const only = new Set((arg("--only", "1,2,3,5,4")).split(","));
+const only = new Set((arg("--only", "1,2,3,6,5,4")).split(","));
 const keep = process.env.DENPEX_VSCODE_KEEP === "1";
 
 const t0 = Date.now();
@@ -315,6 +315,12 @@ try {
     const row = panel.locator(".monaco-list-row", { hasText: "rank 5 failed here" }).first();
     const label = (await row.getAttribute("aria-label")) ?? (await row.innerText());
     if (!/97/.test(label)) throw new Error(`the model.py diagnostic is not at line 97: ${label}`);
+    // The editor title button on a log: Diagnose This Log.
+    const button = page.locator('.editor-actions .action-label[aria-label*="Diagnose This Log"]').first();
+    await button.waitFor({ timeout: 10000 });
+    await button.click();
+    const { text } = await webviewText("from train.log", 30000);
+    if (!/Initiating fault: rank 5, on gpu-node-03/.test(text)) throw new Error(`Diagnose This Log: the panel does not name rank 5: ${text.slice(0, 300)}`);
   });
 
   await scenario(3, "Diagnose Selection on a pasted traceback names the initiating rank", async () => {
@@ -330,6 +336,29 @@ try {
     await runCommand("View: Hide Panel");
     await sleep(500);
     await shot("vscode-diagnosis.png");
+    // A traceback frame in the view opens the workspace file it maps to, at its line.
+    const { frame } = await webviewText("Initiating fault", 5000);
+    await frame.locator('a[data-kind="frame"][data-file="/workspace/model.py"]').first().click();
+    await page.locator('.tab.active[aria-label*="model.py"]').first().waitFor({ timeout: 10000 });
+    await until("the cursor on line 97 of model.py", async () => /Ln 97,/.test(await page.locator(".statusbar").innerText()), 10000);
+  });
+
+  await scenario(6, "Explain Entry... and Check Workspace", async () => {
+    await page.keyboard.press("Escape");
+    await runCommand("Denpex: Explain Entry...");
+    const input = page.locator(".quick-input-widget input");
+    await input.waitFor({ state: "visible", timeout: 10000 });
+    await page.locator(".quick-input-list .monaco-list-row").first().waitFor({ timeout: 10000 });
+    const count = await page.locator(".quick-input-list .monaco-list-row").count();
+    await input.fill("DPX001");
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: "DPX001" }).first().waitFor({ timeout: 10000 });
+    await page.keyboard.press("Enter");
+    await webviewText("checkpoint-use-reentrant-true", 20000);
+    log(`  explain quick pick listed ${count}+ rows`);
+    await page.locator(".monaco-editor .view-lines").first().click();
+    await runCommand("Denpex: Check Workspace");
+    const done = await until("the Check Workspace result", async () => (await toasts()).find((t) => /checked \d+ Python files, \d+ findings/.test(t)), 30000);
+    if (!/checked 2 Python files/.test(done)) throw new Error(`Check Workspace: ${done}`);
   });
 
   await scenario(5, "bundled binary with no denpex on PATH; one clear message when denpex.path points nowhere", async () => {

@@ -158,6 +158,18 @@ async function startClient(): Promise<void> {
     await showStartFailure(choice.message);
     return;
   }
+  // Try the binary first (a missing shared library, a wrong architecture): one clear message
+  // instead of the language client's connection errors.
+  const probe = await new Promise<string | undefined>((resolve) => {
+    execFile(choice.path, ["--version"], { timeout: 10000 }, (err, _stdout, stderr) => {
+      resolve(err ? (String(stderr).trim().split("\n")[0] || err.message) : undefined);
+    });
+  });
+  if (probe !== undefined) {
+    serverPath = undefined;
+    await showStartFailure(`Denpex: the language server cannot start: ${choice.path} (${choice.origin}) fails to run: ${probe}`);
+    return;
+  }
   serverPath = choice.path;
   output.appendLine(`Denpex: starting ${choice.path} lsp (${choice.origin})`);
   setStatus("starting");
@@ -425,10 +437,14 @@ async function explainEntry(): Promise<void> {
 async function checkWorkspace(): Promise<void> {
   const c = requireClient();
   if (!c) return;
+  output.appendLine("Denpex: checking the workspace");
   const r = (await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: "Denpex: checking the workspace" },
+    // The server reports its own progress as a notification (window/workDoneProgress/create); here
+    // only the status bar spins, so the user does not see two progress bars.
+    { location: vscode.ProgressLocation.Window, title: "Denpex: checking the workspace" },
     () => c.sendRequest(ExecuteCommandRequest.type, { command: "denpex.checkWorkspace", arguments: [] }),
   )) as { files?: number; findings?: number } | undefined;
+  output.appendLine(`Denpex: checked ${r?.files ?? 0} Python files, ${r?.findings ?? 0} findings`);
   void vscode.window.showInformationMessage(`Denpex: checked ${r?.files ?? 0} Python files, ${r?.findings ?? 0} findings.`);
   if ((r?.findings ?? 0) > 0) void vscode.commands.executeCommand("workbench.actions.view.problems");
 }

@@ -151,3 +151,22 @@ test("the shipped entries: terminal links cover most fingerprints, and match the
   assert.match(hit?.entry ?? "", /oom/, "an OOM line is a link (the server picks the entry when it is clicked)");
   assert.equal(m.match("step 100 loss 2.31 lr 3e-4"), undefined);
 });
+
+// The manifest and the code agree: every contributed command is registered by the extension, and
+// none shadows a command the server executes (vscode-languageclient registers those itself).
+test("package.json commands are registered and never collide with the server's", () => {
+  const { readFileSync } = require("node:fs") as typeof import("node:fs");
+  const root = `${__dirname}/../..`;
+  const manifest = JSON.parse(readFileSync(`${root}/package.json`, "utf8"));
+  const source = readFileSync(`${root}/src/extension.ts`, "utf8");
+  const server = ["denpex.diagnose", "denpex.explain", "denpex.copyVerifyCommand", "denpex.checkWorkspace", "denpex.diagnoseText"];
+  const ids: string[] = manifest.contributes.commands.map((c: { command: string }) => c.command);
+  assert.ok(ids.length >= 5);
+  for (const id of ids) {
+    assert.ok(source.includes(`reg("${id}"`), `${id} is contributed but not registered`);
+    assert.ok(!server.includes(id), `${id} is a server command`);
+  }
+  for (const menu of Object.values(manifest.contributes.menus) as { command: string }[][]) {
+    for (const m of menu) assert.ok(ids.includes(m.command), `menu names unknown command ${m.command}`);
+  }
+});

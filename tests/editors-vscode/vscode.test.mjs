@@ -336,11 +336,25 @@ try {
     await runCommand("View: Hide Panel");
     await sleep(500);
     await shot("vscode-diagnosis.png");
-    // A traceback frame in the view opens the workspace file it maps to, at its line.
     const { frame } = await webviewText("Initiating fault", 5000);
+    // Copy puts the entry's verify command on the clipboard; Run in Terminal asks first.
+    await frame.locator('button[data-action="copy"]').first().click();
+    const copied = await until("the verify command on the clipboard", async () => {
+      const t = await page.evaluate(() => navigator.clipboard.readText());
+      return /max_memory_allocated/.test(t) ? t : undefined;
+    }, 10000);
+    await frame.locator('button[data-action="run"]').first().click();
+    const dialog = page.locator(".monaco-dialog-box", { hasText: "Run the verify command of cuda-oom" }).first();
+    await dialog.waitFor({ timeout: 10000 });
+    if (!(await dialog.innerText()).includes(copied.split("\n")[0].slice(0, 40))) throw new Error("the dialog does not show the command");
+    await dialog.locator(".monaco-button", { hasText: "Cancel" }).first().click();
+    await dialog.waitFor({ state: "hidden", timeout: 10000 });
+    // A traceback frame in the view opens the workspace file it maps to, at its line.
     await frame.locator('a[data-kind="frame"][data-file="/workspace/model.py"]').first().click();
     await page.locator('.tab.active[aria-label*="model.py"]').first().waitFor({ timeout: 10000 });
-    await until("the cursor on line 97 of model.py", async () => /Ln 97,/.test(await page.locator(".statusbar").innerText()), 10000);
+    await until("the cursor on line 97 of model.py", async () => /Ln 97,/.test(await page.locator(".statusbar").innerText()), 15000).catch(async (e) => {
+      throw new Error(`${e.message}; status bar: ${await page.locator(".statusbar").innerText()}`);
+    });
   });
 
   await scenario(6, "Explain Entry... and Check Workspace", async () => {

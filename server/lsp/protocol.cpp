@@ -42,7 +42,7 @@ bool valid_id(const json& id) { return id.is_string() || id.is_number_integer();
 
 }  // namespace
 
-Message parse_message(const json& j, json* id) {
+Message parse_message(json& j, json* id) {
   *id = nullptr;
   if (!j.is_object()) {
     if (j.is_array()) throw RpcError(kInvalidRequest, "batch messages are not supported by the Language Server Protocol");
@@ -73,7 +73,7 @@ Message parse_message(const json& j, json* id) {
   if (params != j.end()) {
     if (!params->is_object() && !params->is_array())
       throw RpcError(kInvalidRequest, "\"params\" must be an object or an array");
-    m.params = *params;
+    m.params = std::move(*params);
   }
   m.kind = has_id ? Message::Kind::Request : Message::Kind::Notification;
   return m;
@@ -111,13 +111,15 @@ InitializeParams parse_initialize(const json& params) {
   return p;
 }
 
-DidOpenParams parse_did_open(const json& params) {
+DidOpenParams parse_did_open(json& params) {
   const json& doc = need(params, "textDocument", "params");
   DidOpenParams p;
   p.uri = need_string(doc, "uri", "params.textDocument");
   p.language_id = need_string(doc, "languageId", "params.textDocument");
   p.version = need_int(doc, "version", "params.textDocument");
-  p.text = need_string(doc, "text", "params.textDocument");
+  const json& text = need(doc, "text", "params.textDocument");
+  if (!text.is_string()) bad("params.textDocument.text", "expected a string");
+  p.text = std::move(params["textDocument"]["text"].get_ref<std::string&>());
   return p;
 }
 

@@ -82,11 +82,11 @@ int serve(FrameReader& in, FrameWriter& out, const ServerOptions& options) {
   while (!server.exited()) {
     Frame f = in.next();
     if (f.kind == Frame::Kind::Eof) {
-      server.handle(f);
+      server.handle(std::move(f));
       server.note("input closed without an exit notification");
       break;
     }
-    server.handle(f);
+    server.handle(std::move(f));
     if (!watching && server.client_pid() > 0) {
       watching = true;
       watch_client(server.client_pid());

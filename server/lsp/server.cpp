@@ -68,11 +68,11 @@ const DocumentStore& Server::documents() const { return impl_->documents; }
 void Server::wait_idle() { impl_->wait_idle(); }
 void Server::note(const std::string& line) const { impl_->log(line); }
 
-void Server::handle(const Frame& frame) {
+void Server::handle(Frame frame) {
   Impl& s = *impl_;
   switch (frame.kind) {
     case Frame::Kind::Message:
-      handle_message(frame.body);
+      handle_message(std::move(frame.body));
       return;
     case Frame::Kind::BadFrame:
       // The request behind a broken header cannot be identified, so the reply carries id null,
@@ -93,11 +93,11 @@ void Server::handle(const Frame& frame) {
 namespace {
 
 void dispatch_request(Server::Impl& s, const Message& m);
-void dispatch_notification(Server::Impl& s, const Message& m);
+void dispatch_notification(Server::Impl& s, Message& m);
 
 }  // namespace
 
-void Server::handle_message(std::string_view body) {
+void Server::handle_message(std::string body) {
   Impl& s = *impl_;
   if (s.exited) return;
   size_t bad = find_invalid_utf8(body);
@@ -118,6 +118,7 @@ void Server::handle_message(std::string_view body) {
     s.send(error_response(nullptr, kParseError, std::string("invalid JSON: ") + e.what()));
     return;
   }
+  std::string().swap(body);
   json id;
   Message m;
   try {
@@ -275,7 +276,7 @@ void did_change_watched_files(Server::Impl& s, const json& params) {
   if (config || library) reanalyze_all(s, !config);
 }
 
-void did_open(Server::Impl& s, const json& params) {
+void did_open(Server::Impl& s, json& params) {
   auto p = parse_did_open(params);
   std::string uri = p.uri;
   s.documents.open(std::move(p.uri), std::move(p.language_id), p.version, std::move(p.text));
@@ -367,7 +368,7 @@ void dispatch_request(Server::Impl& s, const Message& m) {
   if (!deferred) s.send(response(m.id, std::move(result)));
 }
 
-void dispatch_notification(Server::Impl& s, const Message& m) {
+void dispatch_notification(Server::Impl& s, Message& m) {
   if (m.method == "exit") {
     s.exited = true;
     return;

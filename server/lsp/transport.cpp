@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cerrno>
 #include <charconv>
+#include <cstring>
 
 namespace denpex::lsp {
 namespace {
@@ -178,16 +179,23 @@ Frame FrameReader::next() {
     skip_ = *length;
     return f;
   }
-  while (buf_.size() - pos_ < *length) {
-    if (!fill()) {
-      f.error = "input ended inside a message body (" + std::to_string(buf_.size() - pos_) + " of " +
-                std::to_string(*length) + " bytes)";
+  // What is buffered, then the rest read straight into the body: the read buffer stays at a few
+  // chunks and a big message (a log opened in the editor) is held once, not twice.
+  std::string body(*length, '\0');
+  size_t got = std::min(*length, buf_.size() - pos_);
+  std::memcpy(body.data(), buf_.data() + pos_, got);
+  pos_ += got;
+  while (got < *length) {
+    long n = eof_ ? 0 : source_(body.data() + got, *length - got);
+    if (n <= 0) {
+      eof_ = true;
+      f.error = "input ended inside a message body (" + std::to_string(got) + " of " + std::to_string(*length) + " bytes)";
       return f;
     }
+    got += static_cast<size_t>(n);
   }
   f.kind = Frame::Kind::Message;
-  f.body.assign(buf_, pos_, *length);
-  pos_ += *length;
+  f.body = std::move(body);
   return f;
 }
 

@@ -42,7 +42,8 @@ struct Message {
 
 // Throws RpcError(kInvalidRequest) with the id set in `*id` when one could be read, so the
 // error reply can still name the request it answers.
-Message parse_message(const json& j, json* id);
+// Moves `params` out of `j`.
+Message parse_message(json& j, json* id);
 
 json response(const json& id, json result);
 json error_response(const json& id, int code, const std::string& message);
@@ -60,7 +61,8 @@ struct DidOpenParams {
   std::string uri, language_id, text;
   int64_t version = 0;
 };
-DidOpenParams parse_did_open(const json& params);
+// Moves the (possibly huge) text out of `params`.
+DidOpenParams parse_did_open(json& params);
 
 struct DidChangeParams {
   std::string uri;

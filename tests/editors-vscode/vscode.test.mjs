@@ -416,9 +416,12 @@ try {
     await page.keyboard.press("Escape");
     await runCommand("Terminal: Select All");
     await sleep(300);
+    await page.evaluate(() => navigator.clipboard.writeText("the user's clipboard"));
     await runCommand("Denpex: Diagnose Terminal Selection");
     const { text } = await webviewText("the terminal selection", 30000);
     if (!/Initiating fault: rank 5/.test(text)) throw new Error(`the panel does not name rank 5: ${text.slice(0, 400)}`);
+    const clip = await page.evaluate(() => navigator.clipboard.readText());
+    if (clip !== "the user's clipboard") throw new Error(`the clipboard was not restored: ${JSON.stringify(clip.slice(0, 80))}`);
 
     // A fingerprint line is a link: print rank 5's error line last, hover it, Ctrl+click it.
     await term.click();

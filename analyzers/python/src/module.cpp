@@ -241,6 +241,21 @@ Literal Module::literal(TSNode v) const {
     case Kind::Float: return Literal::Number;
     case Kind::String: return string_value(v) ? Literal::String : Literal::Unknown;
     case Kind::ParenthesizedExpression: return literal(ts_node_named_child(v, 0));
+    case Kind::Identifier: {
+      // A module-level constant (`USE_REENTRANT = True`, ALL_CAPS by convention) assigned exactly
+      // once, at module level outside any loop, to a literal: its value. Any other binding of the
+      // name anywhere in the file, or a lower-case name (a parameter could shadow it), is unknown.
+      std::string_view name = text(v);
+      if (name.empty() || name.find_first_of("abcdefghijklmnopqrstuvwxyz") != std::string_view::npos) return Literal::Unknown;
+      const Assign* only = nullptr;
+      for (const auto& a : assigns_) {
+        if (text(a.left) != name) continue;
+        if (only || a.augmented || a.scope.function >= 0 || a.scope.in_loop) return Literal::Unknown;
+        only = &a;
+      }
+      if (!only || kind_of(only->right) == Kind::Identifier) return Literal::Unknown;
+      return literal(only->right);
+    }
     default: return Literal::Unknown;
   }
 }

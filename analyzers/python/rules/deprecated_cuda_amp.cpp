@@ -49,13 +49,26 @@ std::optional<core::TextEdit> drop_import(const Module& m, TSNode callee) {
   return std::nullopt;
 }
 
+// torch.cuda.amp.custom_fwd/custom_bwd: deprecated since 2.4 for torch.amp.custom_fwd(device_type=
+// "cuda"), which does not exist before 2.4: reported, no fix (it would break 1.13-2.3).
+void report_custom(const Module& m, Reporter& r, TSNode at, std::string_view qname) {
+  std::string what(qname.substr(qname.rfind('.') + 1));
+  r.report(m.range(at), "`torch.cuda.amp." + what + "` is deprecated; use `torch.amp." + what +
+                            "(device_type=\"cuda\")` (PyTorch 2.4+)");
+}
+
 void check(const Module& m, Reporter& r) {
   std::string_view torch_name = m.local_name_of("torch");
   for (const auto& c : m.calls()) {
-    std::string_view what;
+    std::string_view what, device = "cuda";
     if (c.qname == "torch.cuda.amp.autocast") what = "autocast";
     else if (c.qname == "torch.cuda.amp.GradScaler") what = "GradScaler";
-    else continue;
+    else if (c.qname == "torch.cpu.amp.autocast") what = "autocast", device = "cpu";
+    else if (c.qname == "torch.cuda.amp.custom_fwd" || c.qname == "torch.cuda.amp.custom_bwd") {
+      if (patterns::version_fallback(m, c.node, "torch.amp")) continue;
+      report_custom(m, r, c.function, c.qname);
+      continue;
+    } else continue;
     // A fallback for PyTorch versions without `torch.amp.GradScaler` (< 2.3): correct as written.
     if (patterns::version_fallback(m, c.node, "torch.amp")) continue;
     std::optional<core::Fix> fix;
@@ -65,26 +78,35 @@ void check(const Module& m, Reporter& r) {
     if (!torch_name.empty() && !is_null(c.arguments) && positional_ok && !c.unknown_positional) {
       std::vector<core::TextEdit> e;
       e.push_back(edits::replace(m, c.function, std::string(torch_name) + ".amp." + std::string(what)));
+      const std::string dev = "\"" + std::string(device) + "\"";
       TSNode first{};
       for (uint32_t i = 0; i < ts_node_named_child_count(c.arguments) && is_null(first); ++i)
         if (kind_of(ts_node_named_child(c.arguments, i)) != Kind::Comment) first = ts_node_named_child(c.arguments, i);
       if (is_null(first)) {
         core::Position close = m.end(c.arguments);
         close.column -= 1;
-        e.push_back({{close, close}, "\"cuda\""});
+        e.push_back({{close, close}, dev});
       } else {
         core::Position at = m.start(first);
-        e.push_back({{at, at}, "\"cuda\", "});
+        e.push_back({{at, at}, dev + ", "});
       }
       if (auto drop = drop_import(m, c.function)) e.push_back(*drop);
       // torch.amp.autocast exists since 1.10; torch.amp.GradScaler only since 2.3.
-      fix = edits::fix("Use `torch.amp." + std::string(what) + "(\"cuda\", ...)`", what == "autocast", std::move(e));
+      fix = edits::fix("Use `torch.amp." + std::string(what) + "(\"" + std::string(device) + "\", ...)`",
+                       what == "autocast", std::move(e));
     }
     r.report(m.range(c.function),
-             "`torch.cuda.amp." + std::string(what) + "` is deprecated; use `torch.amp." + std::string(what) +
-                 "(\"cuda\", ...)`",
+             "`torch." + std::string(device) + ".amp." + std::string(what) + "` is deprecated; use `torch.amp." +
+                 std::string(what) + "(\"" + std::string(device) + "\", ...)`",
              std::move(fix));
   }
+  // Bare `@torch.cuda.amp.custom_fwd` decorators (the called form is a Call above).
+  for (const auto& f : m.functions())
+    for (TSNode d : f.decorators) {
+      if (kind_of(d) == Kind::Call) continue;
+      std::string q = m.qualified_name(d);
+      if (q == "torch.cuda.amp.custom_fwd" || q == "torch.cuda.amp.custom_bwd") report_custom(m, r, d, q);
+    }
 }
 
 }  // namespace
@@ -92,11 +114,12 @@ void check(const Module& m, Reporter& r) {
 
 DENPEX_RULE(deprecated_cuda_amp){
     "DPX009", "deprecated-cuda-amp", "", denpex::core::Severity::Warning,
-    "deprecated `torch.cuda.amp.autocast` / `GradScaler`",
+    "deprecated `torch.cuda.amp.autocast` / `GradScaler` / `custom_fwd` / `custom_bwd`, `torch.cpu.amp.autocast`",
     R"(## What it does
-Flags calls of `torch.cuda.amp.autocast(...)` and `torch.cuda.amp.GradScaler(...)`, however
+Flags calls of `torch.cuda.amp.autocast(...)`, `torch.cuda.amp.GradScaler(...)` and
+`torch.cpu.amp.autocast(...)`, and the `torch.cuda.amp.custom_fwd`/`custom_bwd` decorators, however
 imported (`from torch.cuda import amp`, `from torch.cuda.amp import autocast`), including as
-decorators.
+decorators (the checks TorchFix makes for these names).
 
 ## Why it matters
 Both are deprecated since PyTorch 2.4 and emit a `FutureWarning` on every use (for `autocast`,
@@ -121,16 +144,18 @@ for the old versions and is right there. Source: `torch/cuda/amp/autocast_mode.p
 `torch/cuda/amp/grad_scaler.py` (2.4+) raise the `FutureWarning` in `__init__`.
 
 ## Fix and its safety
-Rewrites the callee to `torch.amp.*` and passes `"cuda"` as the device, and deletes a
+Rewrites the callee to `torch.amp.*` and passes `"cuda"` (`"cpu"` for `torch.cpu.amp.autocast`)
+as the device, and deletes a
 `from torch.cuda.amp import NAME` that the rewrite leaves unused. For `autocast` the fix is
 safe: `torch.amp.autocast(device_type, ...)` exists since PyTorch 1.10 and is what
 `torch.cuda.amp.autocast` calls. For `GradScaler` it is unsafe: `torch.amp.GradScaler` exists only
 since PyTorch 2.3, so the rewrite breaks 1.13-2.2. Offered only when `torch` itself is imported (the
 new spelling needs it) and, for `autocast`, when all arguments are keywords (the positional order
-differs).
+differs). No fix for `custom_fwd`/`custom_bwd`: `torch.amp.custom_fwd(device_type=...)` exists
+only since PyTorch 2.4.
 
 ## Precision on real code
-Precision 1.00 (7/7) (true findings / findings) on the judged corpus of `bench/corpus` (12 public training repositories,
+Precision 1.00 (13/13, 6 of them `custom_fwd`/`custom_bwd`) (true findings / findings) on the judged corpus of `bench/corpus` (12 public training repositories,
 2,411 files; every finding is in `bench/corpus/judgments.tsv`). Before this rule was narrowed: 0.64 (7/11), until version fallbacks were exempted.
 )",
-    true, &denpex::python::check, false, "1.00 (7/7); 0.64 (7/11) before version fallbacks were exempted"};
+    true, &denpex::python::check, false, "1.00 (13/13); 0.64 (7/11) before version fallbacks were exempted"};

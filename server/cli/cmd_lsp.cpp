@@ -22,6 +22,7 @@ const char* kHelp =
     "  --max-message-bytes N      Refuse messages larger than N bytes (default: 64 MiB)\n"
     "  --threads N                Analysis worker threads (default: 2; 0 analyses inline, in order)\n"
     "  --verbose                  Log every incoming method to stderr\n"
+    "  --stdio                    Accepted for clients that always pass it (stdio is the only transport)\n"
     "  -h, --help                 Show this help\n\n"
     "Exit codes: 0 after shutdown and exit, 1 when the client exits or disconnects without shutdown.\n"
     "See docs/lsp.md for the supported methods.\n";
@@ -30,7 +31,7 @@ const char* kHelp =
 
 int cmd_lsp(const Args& args) {
   Options opts("lsp", kHelp);
-  opts.value("signatures").value("max-message-bytes").value("threads").flag("verbose");
+  opts.value("signatures").value("max-message-bytes").value("threads").flag("verbose").flag("stdio");
   if (auto rc = opts.parse(args)) return *rc;
   if (opts.help()) return kOk;
   if (!opts.positional().empty()) return opts.usage_error("unexpected argument '" + opts.positional()[0] + "'");

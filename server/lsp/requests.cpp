@@ -274,14 +274,19 @@ json Server::Impl::check_workspace(const json& id, const json& params, bool* def
   }
   if (roots_now.empty()) throw RpcError(kInvalidParams, "denpex.checkWorkspace: the client opened no workspace folder");
   json token = params.contains("workDoneToken") ? params["workDoneToken"] : json();
-  if (token.is_null() && progress_support) {
+  // A token of the server's own may be used once the client has accepted it, so only off the
+  // reading thread (which is the one that reads the client's reply).
+  std::shared_future<bool> created;
+  if (token.is_null() && progress_support && options.threads > 0) {
     token = "denpex-check-" + std::to_string(next_request_id.load());
-    request("window/workDoneProgress/create", {{"token", token}});
+    created = request_awaited("window/workDoneProgress/create", {{"token", token}});
   }
-  auto progress = [this, token](json value) {
-    if (!token.is_null()) send(notification("$/progress", {{"token", token}, {"value", std::move(value)}}));
-  };
-  auto job = [this, id, roots_now, progress] {
+  auto job = [this, id, roots_now, token, created]() mutable {
+    if (created.valid() && (created.wait_for(std::chrono::seconds(5)) != std::future_status::ready || !created.get()))
+      token = nullptr;
+    auto progress = [this, &token](json value) {
+      if (!token.is_null()) send(notification("$/progress", {{"token", token}, {"value", std::move(value)}}));
+    };
     std::vector<std::string> exclude;
     for (const auto& r : roots_now)
       if (auto cfg = project::find_check_config(r)) {

@@ -57,6 +57,27 @@ void Server::Impl::request(const std::string& method, json params) {
   send(m);
 }
 
+std::shared_future<bool> Server::Impl::request_awaited(const std::string& method, json params) {
+  std::string id = "denpex-" + std::to_string(next_request_id++);
+  std::shared_future<bool> f;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    f = awaiting[id].get_future().share();
+  }
+  json m = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}};
+  send(m);
+  return f;
+}
+
+void Server::Impl::on_response(const json& id, bool ok) {
+  if (!id.is_string()) return;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = awaiting.find(id.get<std::string>());
+  if (it == awaiting.end()) return;
+  it->second.set_value(ok);
+  awaiting.erase(it);
+}
+
 Server::Server(Send send, ServerOptions options) : impl_(std::make_unique<Impl>(std::move(send), std::move(options))) {}
 Server::~Server() = default;
 
@@ -134,6 +155,7 @@ void Server::handle_message(std::string body) {
       // Replies to the server's own requests (progress tokens, refresh, registration): nothing
       // waits on them; an error is worth a log line.
       if (j.contains("error")) s.log("the client answered a server request with an error: " + j["error"].dump());
+      s.on_response(m.id, !j.contains("error"));
       return;
     case Message::Kind::Notification:
       try {

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -98,6 +99,7 @@ struct Server::Impl {
   std::map<std::string, project::CheckConfig> good_configs;          // config in use per file
   std::map<std::string, project::CheckConfig> last_good_configs;     // kept across a broken edit
   std::set<std::string> reported;                                    // problems already shown once
+  std::map<std::string, std::promise<bool>> awaiting;  // server request id -> its reply
   int busy = 0;
   bool stopping = false;
   std::vector<std::thread> workers;
@@ -107,6 +109,9 @@ struct Server::Impl {
   void log(const std::string& line) const;
   void show_message(int type, const std::string& text);
   void request(const std::string& method, json params);  // a server -> client request
+  // A request whose reply matters: the future says whether the client accepted it.
+  std::shared_future<bool> request_awaited(const std::string& method, json params);
+  void on_response(const json& id, bool ok);
 
   // --- analysis.cpp ---
   void start_workers();

@@ -354,6 +354,39 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       std::vector<int> quiet;
       for (int r : known)
         if (!failed.count(r)) quiet.push_back(r);
+      // Several quiet ranks with files of their own: the one whose log stopped first (its last
+      // timestamp at least a second before every other quiet rank's) is where progress stopped.
+      if (quiet.size() > 1 && !failed.empty()) {
+        std::map<int, double> last_time;
+        for (const auto& in : st.inputs) {
+          if (in.file_attr.rank < 0) continue;
+          // Healthy lines are screened out unread: take the last stamp from the kept tail.
+          std::string_view tail = in.tail;
+          for (int n = 0; n < 50 && !tail.empty(); ++n) {
+            while (!tail.empty() && tail.back() == '\n') tail.remove_suffix(1);
+            size_t nl = tail.rfind('\n');
+            std::string_view line = tail.substr(nl == std::string_view::npos ? 0 : nl + 1);
+            if (auto t = parse_timestamp(line)) {
+              last_time[in.file_attr.rank] = *t;
+              break;
+            }
+            tail = nl == std::string_view::npos ? std::string_view() : tail.substr(0, nl);
+          }
+        }
+        bool all_timed_quiet = std::all_of(quiet.begin(), quiet.end(), [&](int r) { return last_time.count(r) > 0; });
+        if (all_timed_quiet) {
+          int first = quiet.front();
+          for (int r : quiet)
+            if (last_time[r] < last_time[first]) first = r;
+          bool clear = std::all_of(quiet.begin(), quiet.end(),
+                                   [&](int r) { return r == first || last_time[r] - last_time[first] >= 1.0; });
+          if (clear) {
+            hang_notes.push_back("Ranks " + join_ranks(quiet) + " reported no error; rank " + std::to_string(first) +
+                                 "'s log stopped first (by its own timestamps, at least a second before the others).");
+            quiet = {first};
+          }
+        }
+      }
       if (quiet.size() == 1 && failed.size() >= 1) {
         hung = quiet.front();
         std::string last;

@@ -166,3 +166,11 @@ TEST_CASE("a rank named by its peers' monitored_barrier is the initiator") {
   CHECK(r.diagnoses[0].entry->id == "monitored-barrier-rank-failed");
   CHECK(r.diagnoses[0].initiating_rank == 3);
 }
+
+TEST_CASE("of several quiet ranks, the one whose log stopped first by its timestamps") {
+  auto r = diagnose({{"rank0.log", kClosed},
+                     {"rank1.log", "2024-05-01 10:00:01,000 INFO step 7\n2024-05-01 10:00:09,000 INFO step 8\n"},
+                     {"rank2.log", "2024-05-01 10:00:01,000 INFO step 7\n"}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses[0].initiating_rank == 2);
+}

@@ -5,23 +5,48 @@
 namespace denpex::python {
 namespace {
 
+// A cursor walk: ts_node_named_child(n, i) starts from the first child each time, quadratic in a
+// block's length.
 void collect(TSNode n, std::string_view type, std::vector<TSNode>& out) {
-  if (type == ts_node_type(n)) out.push_back(n);
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) collect(ts_node_named_child(n, i), type, out);
+  TSTreeCursor c = ts_tree_cursor_new(n);
+  for (bool more = true; more;) {
+    TSNode cur = ts_tree_cursor_current_node(&c);
+    if (ts_node_is_named(cur) && type == ts_node_type(cur)) out.push_back(cur);
+    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (!ts_tree_cursor_goto_parent(&c)) {
+        more = false;
+        break;
+      }
+    }
+  }
+  ts_tree_cursor_delete(&c);
 }
 
 // The edit that deletes `from torch.cuda[.amp] import NAME` when `callee` (NAME or NAME.attr) is the
 // last use of NAME, so the fix leaves no unused import behind. Only a statement alone on its
 // lines that imports just NAME; an emptied block gets `pass`.
-std::optional<core::TextEdit> drop_import(const Module& m, TSNode callee) {
+// The identifiers and from-imports of the file, collected once per check and only when needed.
+struct FileNodes {
+  bool done = false;
+  std::vector<TSNode> ids, imports;
+};
+
+std::optional<core::TextEdit> drop_import(const Module& m, TSNode callee, FileNodes& nodes) {
   TSNode root_id = callee;
   while (kind_of(root_id) == Kind::Attribute) root_id = field(root_id, "object");
   if (kind_of(root_id) != Kind::Identifier) return std::nullopt;
+  // `torch.cuda.amp.autocast` spelled out uses `torch`: there is no import of its own to drop.
+  if (m.qualified_name(root_id).rfind("torch.cuda", 0) != 0) return std::nullopt;
   std::string_view name = m.text(root_id);
-  std::vector<TSNode> ids, imports;
-  TSNode root = ts_tree_root_node(m.tree().get());
-  collect(root, "identifier", ids);
-  collect(root, "import_from_statement", imports);
+  if (!nodes.done) {
+    TSNode root = ts_tree_root_node(m.tree().get());
+    collect(root, "identifier", nodes.ids);
+    collect(root, "import_from_statement", nodes.imports);
+    nodes.done = true;
+  }
+  const std::vector<TSNode>& ids = nodes.ids;
+  const std::vector<TSNode>& imports = nodes.imports;
   size_t uses = 0;
   for (TSNode id : ids) uses += m.text(id) == name;
   for (TSNode st : imports) {
@@ -59,6 +84,7 @@ void report_custom(const Module& m, Reporter& r, TSNode at, std::string_view qna
 
 void check(const Module& m, Reporter& r) {
   std::string_view torch_name = m.local_name_of("torch");
+  FileNodes nodes;
   for (const auto& c : m.calls()) {
     std::string_view what, device = "cuda";
     if (c.qname == "torch.cuda.amp.autocast") what = "autocast";
@@ -90,7 +116,7 @@ void check(const Module& m, Reporter& r) {
         core::Position at = m.start(first);
         e.push_back({{at, at}, dev + ", "});
       }
-      if (auto drop = drop_import(m, c.function)) e.push_back(*drop);
+      if (auto drop = drop_import(m, c.function, nodes)) e.push_back(*drop);
       // torch.amp.autocast exists since 1.10; torch.amp.GradScaler only since 2.3.
       fix = edits::fix("Use `torch.amp." + std::string(what) + "(\"" + std::string(device) + "\", ...)`",
                        what == "autocast", std::move(e));

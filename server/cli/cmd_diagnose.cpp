@@ -33,7 +33,7 @@ const char* kHelp =
     "  --color auto|always|never    Colour in text output (default: auto; NO_COLOR disables)\n"
     "  --exit-zero                  Exit 0 even when a failure is diagnosed (I/O errors still exit 2)\n"
     "  -h, --help                   Show this help\n\n"
-    "Exit codes: 1 a failure was diagnosed, 0 none, 2 usage or I/O error.\n";
+    "Exit codes: 1 a failure was diagnosed, 0 none (or only warnings), 2 usage or I/O error.\n";
 
 struct Input {
   std::string path;  // "-" for stdin
@@ -172,7 +172,10 @@ int cmd_diagnose(const Args& args) {
     Style st = Style::for_stream(stdout, opts.get("color", "auto"));
     std::fputs(features::diagnose_text(report, st.enabled(), std::min<size_t>(dopts.context, 10)).c_str(), stdout);
   }
-  return report.diagnoses.empty() || opts.has("exit-zero") ? kOk : kFindings;
+  // A run that only printed warnings did not fail: its advisory is shown, the exit code says so.
+  bool failed = !report.diagnoses.empty() && (report.diagnoses.front().entry->severity == core::Severity::Fatal ||
+                                              report.diagnoses.front().entry->severity == core::Severity::Error);
+  return !failed || opts.has("exit-zero") ? kOk : kFindings;
 }
 
 }  // namespace denpex::cli

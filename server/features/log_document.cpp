@@ -109,6 +109,12 @@ LogDocument diagnose_log_document(const logs::Matcher& matcher, std::string_view
   LogMark init{LogMark::Kind::Initiator, static_cast<uint32_t>(d.first_error.line ? d.first_error.line - 1 : 0),
                core::Severity::Error, "", d.entry->id, d.initiating_rank};
   init.message = d.entry->title + " (initiating fault: " + rank_label(d.initiating_rank, d.initiating_local_rank, d.initiating_node) + ")";
+  if (d.entry->severity == core::Severity::Warning || d.entry->severity == core::Severity::Info) {
+    // Only warnings: the run did not fail from it, so it is not an Error in the editor either.
+    init.severity = d.entry->severity;
+    init.message = d.entry->title + " (" + rank_label(d.initiating_rank, d.initiating_local_rank, d.initiating_node) +
+                   "; a warning, not a failure)";
+  }
   doc.marks.push_back(std::move(init));
   // One mark per collateral rank (its first matched line): the later symptoms of the same rank add
   // nothing an editor user needs, and a hover on them still explains them.

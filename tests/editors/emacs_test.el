@@ -106,11 +106,11 @@
            ;; The menu eglot shows: pick the fix of DPX002, as a user would.
            (completing-read-function
             (lambda (_prompt collection &rest _)
-              (setq picked (cl-find-if (lambda (c) (string-prefix-p "Fix DPX002" (car c))) collection))
+              (setq picked (cl-find-if (lambda (c) (string-prefix-p "Fix (unsafe) DPX002" (car c))) collection))
               (car picked)))
            (last-nonmenu-event ?a))
       (eglot-code-actions beg end nil t)
-      (dt-check picked "a 'Fix DPX002' action is offered" picked)
+      (dt-check picked "a 'Fix (unsafe) DPX002' action is offered" picked)
       (save-buffer)
       (let ((line7 (save-excursion (goto-char (point-min)) (forward-line 6)
                                    (buffer-substring-no-properties (line-beginning-position) (line-end-position)))))

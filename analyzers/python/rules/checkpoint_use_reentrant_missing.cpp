@@ -11,7 +11,7 @@ void check(const Module& m, Reporter& r) {
     if (!patterns::is_checkpoint(c) || c.via_partial || c.unknown_kwargs || c.keyword("use_reentrant")) continue;
     std::optional<core::Fix> fix;
     if (auto e = edits::add_keyword(m, c, "use_reentrant", "False"))
-      fix = edits::fix("Add `use_reentrant=False`", true, {*e});
+      fix = edits::fix("Add `use_reentrant=False`", false, {*e});
     r.report(m.range(c.is_partial ? c.node : c.function),
              "`use_reentrant` is not set: PyTorch warns on every call and the default is changing; pass "
              "`use_reentrant=False` explicitly",
@@ -49,11 +49,13 @@ y = cp.checkpoint(block, x, use_reentrant=False)
 ```
 
 ## Fix and its safety
-Adds `use_reentrant=False`, the value PyTorch recommends and is making the default. Marked safe:
-the non-reentrant variant computes the same values and gradients; what differs is edge
-behaviour (gradients now reach parameters when no input requires grad, hooks and
-`torch.autograd.grad` inside the region work, memory is freed earlier). Code that depends on
-reentrant semantics should pass `use_reentrant=True`, which is what an unset value means today.
+Adds `use_reentrant=False`, the value PyTorch recommends and is making the default. Marked
+**unsafe**: an unset value means `use_reentrant=True` today, so the fix switches to the
+non-reentrant implementation. It computes the same values and gradients, but edge behaviour
+differs (gradients now reach parameters when no input requires grad, hooks and
+`torch.autograd.grad` inside the region work, memory is freed earlier, RNG state handling and
+the set of supported arguments change), so review it; `fixAll` does not apply it. Code that
+depends on reentrant semantics should pass `use_reentrant=True` instead.
 
 ## Precision on real code
 Precision 1.00 (13/13) (true findings / findings) on the judged corpus of `bench/corpus` (12 public training repositories,

@@ -193,7 +193,7 @@ json Server::Impl::workspace_diagnostic() {
     if (auto pr = python_now(uri)) {
       std::lock_guard<std::mutex> lock(mu);
       auto it = states.find(uri);
-      if (it != states.end() && it->second->doc == pr->doc && !it->second->python_result) {
+      if (it != states.end() && it->second->doc == pr->doc && !it->second->current()) {
         auto r = std::make_shared<PythonResult>(*pr);
         r->diagnostics = python_diagnostics(*r->doc, r->analysis, settings);
         it->second->python_result = r;

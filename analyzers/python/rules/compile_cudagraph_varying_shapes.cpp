@@ -58,4 +58,4 @@ gives up the launch-overhead savings the mode was chosen for.
 Precision 0.00 (0/1) (true findings / findings) on the judged corpus of `bench/corpus` (12 public training repositories,
 2,411 files; every finding is in `bench/corpus/judgments.tsv`). **Opt-in** (`--select DPX,DPX005`): CUDA-graph modes do record one graph per distinct size even with `dynamic=True`, but the evidence of varying shapes is file-wide while the compiled function may never see them (the one finding: a one-token decode step).
 )",
-    true, &denpex::python::check, true, "0.00 (0/1); opt-in"};
+    true, &denpex::python::check, true, "0.00 (0/1); opt-in", "compile"};

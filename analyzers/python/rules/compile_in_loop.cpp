@@ -120,4 +120,4 @@ Precision 0.00 (0/14) (true findings / findings) on the judged corpus of `bench/
 nothing else on the corpus, so its precision on real code is unmeasured; it stays opt-in until it is
 shown right on real code.
 )",
-    true, &denpex::python::check, true, "0.00 (0/14), then 0 findings after narrowing; opt-in"};
+    true, &denpex::python::check, true, "0.00 (0/14), then 0 findings after narrowing; opt-in", "compile"};

@@ -46,4 +46,4 @@ No automatic fix: only the author knows whether some parameters are unused on so
 No findings on the judged corpus of `bench/corpus` (12 public training repositories,
 2,411 files; every finding is in `bench/corpus/judgments.tsv`): precision unmeasured.
 )",
-    true, &denpex::python::check, false, "no findings on the corpus (n=0)"};
+    true, &denpex::python::check, false, "no findings on the corpus (n=0)", "find_unused_parameters"};

@@ -41,4 +41,4 @@ Sets it to `False`. Unsafe: compile errors that were hidden will now stop the pr
 No findings on the judged corpus of `bench/corpus` (12 public training repositories,
 2,411 files; every finding is in `bench/corpus/judgments.tsv`): precision unmeasured.
 )",
-    true, &denpex::python::check, false, "no findings on the corpus (n=0)"};
+    true, &denpex::python::check, false, "no findings on the corpus (n=0)", "suppress_errors"};

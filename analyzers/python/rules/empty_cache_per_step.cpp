@@ -83,4 +83,4 @@ Precision 0.00 (0/11) (true findings / findings) on the judged corpus of `bench/
 in a `try`/`except`, after a `del`, or in a function merely called from a loop): none of those 11
 and nothing else on the corpus, so its precision on real code is unmeasured; it stays opt-in.
 )",
-    true, &denpex::python::check, true, "0.00 (0/11), then 0 findings after narrowing; opt-in"};
+    true, &denpex::python::check, true, "0.00 (0/11), then 0 findings after narrowing; opt-in", "empty_cache"};

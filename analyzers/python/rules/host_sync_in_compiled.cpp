@@ -54,4 +54,4 @@ No automatic fix: return the value and log it outside the compiled function.
 No findings on the judged corpus of `bench/corpus` (12 public training repositories,
 2,411 files; every finding is in `bench/corpus/judgments.tsv`): precision unmeasured.
 )",
-    true, &denpex::python::check, false, "no findings on the corpus (n=0)"};
+    true, &denpex::python::check, false, "no findings on the corpus (n=0)", "compile"};

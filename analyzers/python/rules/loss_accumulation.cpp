@@ -146,4 +146,4 @@ Precision 0.00 (0/10) (true findings / findings) on the judged corpus of `bench/
 those 10 and nothing else on the corpus, so its precision on real code is unmeasured; it stays opt-in
 until it is shown right on real code.
 )",
-    true, &denpex::python::check, true, "0.00 (0/10), then 0 findings after narrowing; opt-in"};
+    true, &denpex::python::check, true, "0.00 (0/10), then 0 findings after narrowing; opt-in", ""};

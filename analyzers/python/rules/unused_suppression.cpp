@@ -24,4 +24,4 @@ Removes the comment when every code in it is unused. Safe: nothing was being sup
 No findings on the judged corpus of `bench/corpus` (12 public training repositories,
 2,411 files; every finding is in `bench/corpus/judgments.tsv`): precision unmeasured.
 )",
-    false, nullptr, false, "no findings on the corpus (n=0)"};
+    false, nullptr, false, "no findings on the corpus (n=0)", "denpex DPX*"};

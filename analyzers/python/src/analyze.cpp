@@ -60,25 +60,43 @@ void report_unused(const Module& m, const AnalyzeOptions& o, const std::vector<S
 
 }  // namespace
 
-bool may_have_findings(std::string_view source) {
-  static const bool torch_only = [] {
-    for (const RuleInfo* r : rules())
-      if (r->check && !r->needs_torch) return false;
-    return true;
-  }();
-  if (!torch_only) return true;
-  // Module::imports_torch() is true only for an import whose text names torch, lightning or
-  // pytorch_lightning; suppressions are comments containing `denpex:` or (any case) `noqa`.
-  if (source.find("torch") != std::string_view::npos || source.find("lightning") != std::string_view::npos ||
-      source.find("denpex:") != std::string_view::npos)
-    return true;
-  for (size_t q = source.find_first_of("qQ"); q != std::string_view::npos; q = source.find_first_of("qQ", q + 1)) {
-    if (q < 2 || q + 1 >= source.size()) continue;
-    auto lower = [](char c) { return static_cast<char>(c | 0x20); };
-    if (lower(source[q - 2]) == 'n' && lower(source[q - 1]) == 'o' && lower(source[q + 1]) == 'a') return true;
+bool may_report(const RuleInfo& rule, std::string_view source) {
+  if (rule.tokens.empty()) return true;
+  // Python identifiers may hold non-ASCII letters: any byte >= 0x80 counts as a word byte.
+  auto word = [](char c) {
+    auto u = static_cast<unsigned char>(c);
+    return u >= 0x80 || u == '_' || (u >= '0' && u <= '9') || ((u | 0x20) >= 'a' && (u | 0x20) <= 'z');
+  };
+  std::string_view list = rule.tokens;
+  while (!list.empty()) {
+    size_t sp = list.find(' ');
+    std::string_view token = list.substr(0, sp);
+    list = sp == std::string_view::npos ? std::string_view() : list.substr(sp + 1);
+    bool prefix = !token.empty() && token.back() == '*';
+    if (prefix) token.remove_suffix(1);
+    if (token.empty()) continue;
+    for (size_t p = source.find(token); p != std::string_view::npos; p = source.find(token, p + 1)) {
+      size_t end = p + token.size();
+      if ((p == 0 || !word(source[p - 1])) && (prefix || end == source.size() || !word(source[end]))) return true;
+    }
   }
   return false;
 }
+
+bool may_have_findings(std::string_view source, const AnalyzeOptions& options) {
+  // Module::imports_torch() is true only for an import whose text names torch, lightning or
+  // pytorch_lightning.
+  bool torch_text = source.find("torch") != std::string_view::npos || source.find("lightning") != std::string_view::npos;
+  for (const RuleInfo* r : rules()) {
+    // DPX100 has no check of its own: it reports the suppressions that the other rules left unused.
+    bool runs = r->check || r->code == kUnusedSuppression;
+    if (!runs || (r->needs_torch && !torch_text) || !options.enabled(r->code)) continue;
+    if (may_report(*r, source)) return true;
+  }
+  return false;
+}
+
+bool may_have_findings(std::string_view source) { return may_have_findings(source, AnalyzeOptions{}); }
 
 bool AnalyzeOptions::enabled(std::string_view code) const {
   const RuleInfo* rule = find_rule(code);
@@ -99,6 +117,7 @@ Analysis analyze(const Module& m, const AnalyzeOptions& o) {
     if (o.cancel && o.cancel->cancelled()) return a;
     if (!rule->check || !o.enabled(rule->code)) continue;
     if (rule->needs_torch && !m.imports_torch()) continue;
+    if (!may_report(*rule, m.source())) continue;
     Reporter r(*rule, a.findings);
     rule->check(m, r);
   }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "denpex/python/analyze.h"
+#include "denpex/python/rule.h"
 #include "fixture_support.h"
 #include "denpex/server/check_report.h"
 #include "process.h"
@@ -115,17 +116,56 @@ TEST_CASE("check: .gitignore negation re-includes files, but not under an exclud
 TEST_CASE("check: may_have_findings is false only where analyze finds nothing") {
   CHECK_FALSE(python::may_have_findings("import os\nprint(os.getcwd())\n"));
   CHECK_FALSE(python::may_have_findings(""));
-  CHECK(python::may_have_findings("import torch\n"));
-  CHECK(python::may_have_findings("import pytorch_lightning as pl\n"));
-  CHECK(python::may_have_findings("x = 1  # NoQa: E501\n"));
+  CHECK(python::may_have_findings("import torch\ntorch.backends.cudnn.benchmark = True\n"));
+  CHECK(python::may_have_findings("import pytorch_lightning as pl\ns = pl.strategies.DDPStrategy(find_unused_parameters=True)\n"));
+  CHECK_FALSE(python::may_have_findings("x.backends.cudnn.benchmark = True\n"));  // needs torch
+  // A flake8 suppression names no code of ours: nothing to report unused, nothing to parse.
+  CHECK_FALSE(python::may_have_findings("x = 1  # NoQa: E501\n"));
+  CHECK(python::may_have_findings("x = 1  # noqa: E501,DPX008\n"));
   CHECK(python::may_have_findings("x = 1  # denpex: ignore[DPX001]\n"));
+  // torch, but none of the default rules' identifiers: no rule can report.
+  CHECK_FALSE(python::may_have_findings("import torch\nx = torch.zeros(3)\nloader_ok = x.sum()\n"));
+  CHECK(python::may_have_findings("import torch\nsd = torch.load(p)\n"));
+  // Whole identifiers only: `DataLoader` and `load_state_dict` do not stand for `load`.
+  python::AnalyzeOptions only_load;
+  only_load.select = {"DPX008"};
+  CHECK_FALSE(python::may_have_findings("import torch\nDataLoader(d)\nm.load_state_dict(s)\n", only_load));
+  CHECK(python::may_have_findings("from torch import load as ld\nld(p)\n", only_load));
   // Where it says false, analyze agrees; where a suppression is unused it reports it.
-  for (const char* src : {"import os\n", "def f():\n    return 1\n", "x = 'noq' + 'a'\n"}) {
+  for (const char* src : {"import os\n", "def f():\n    return 1\n", "x = 'noq' + 'a'\n", "x = 1  # noqa: E501\n",
+                          "import torch\nx = torch.zeros(3)\n"}) {
     CAPTURE(src);
     if (!python::may_have_findings(src)) CHECK(python::analyze(src).findings.empty());
   }
   CHECK(count_code(python::analyze("x = 1  # denpex: ignore[DPX001]\n").findings, "DPX100") == 1);
   CHECK(count_code(python::analyze("x = 1  # NOQA: DPX001\n").findings, "DPX100") == 1);
+}
+
+// Each rule's declared identifiers (RuleInfo::tokens) must be present wherever its check reports:
+// the check is run directly, without the token gate, on every fixture, so a rule whose tokens
+// miss a spelling it can match fails here instead of going silent on real code.
+TEST_CASE("check: a rule reports only in text that holds one of its tokens") {
+  size_t runs = 0, reported = 0;
+  for (const auto& e : fs::recursive_directory_iterator(testing::python_fixture(""))) {
+    if (e.path().extension() != ".py") continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    std::string src((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    python::Module m(src);
+    for (const python::RuleInfo* rule : python::rules()) {
+      if (!rule->check) continue;
+      std::vector<core::Finding> out;
+      python::Reporter r(*rule, out);
+      rule->check(m, r);
+      ++runs;
+      if (out.empty()) continue;
+      ++reported;
+      CAPTURE(e.path().string());
+      CAPTURE(rule->code);
+      CHECK(python::may_report(*rule, src));
+    }
+  }
+  CHECK(runs > 500);
+  CHECK(reported > 20);
 }
 
 TEST_CASE("check: the direct JSON writer matches nlohmann's rendering byte for byte") {

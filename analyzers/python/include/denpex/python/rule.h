@@ -28,7 +28,15 @@ struct RuleInfo {
   bool opt_in;
   // Measured precision on the judged corpus (bench/corpus/judgments.tsv), e.g. "1.00 (13/13)".
   std::string_view precision;
+  // Identifiers of which at least one must occur in the file's text (as a whole word; "name*" as a
+  // word start) for the rule to report anything, e.g. "load" for a rule about `torch.load`: a call
+  // resolves to a qualified name only through an import or attribute that spells its last part.
+  // Files with none of the enabled rules' identifiers are not parsed. Empty: no such bound.
+  std::string_view tokens;
 };
+
+// Whether `source` contains one of `rule.tokens` (true when the rule declares none).
+bool may_report(const RuleInfo& rule, std::string_view source);
 
 // Collects one rule's findings, filling in code, entry and severity.
 class Reporter {

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "denpex/python/analyze.h"
+#include "denpex/python/parse_arena.h"
 #include "denpex/python/rule.h"
 #include "denpex/server/check_config.h"
 #include "denpex/server/check_files.h"
@@ -121,6 +122,7 @@ struct Job {
 };
 
 void check_one(const Job& job, features::CheckedFile& f, std::string& diff, std::string& rendered) {
+  python::ParseArena arena;  // every tree of this file is gone when it returns
   std::string text;
   if (!read_whole(f.path, text, f.error)) return;
   if (job.parse_only) {

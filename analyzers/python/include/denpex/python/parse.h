@@ -16,6 +16,7 @@ class Tree {
  public:
   Tree() = default;
   explicit Tree(TSTree* tree) : tree_(tree, &ts_tree_delete) {}
+  Tree(TSTree* tree, void (*deleter)(TSTree*)) : tree_(tree, deleter) {}
   TSNode root() const { return ts_tree_root_node(tree_.get()); }
   TSTree* get() const { return tree_.get(); }
   bool has_error() const { return tree_ && ts_node_has_error(root()); }
@@ -28,7 +29,8 @@ class Tree {
 };
 
 // Parses `source`. With `old`, parses incrementally against the edited previous tree.
-// Never fails on broken input: tree-sitter recovers with ERROR/MISSING nodes.
+// Never fails on broken input: tree-sitter recovers with ERROR/MISSING nodes. Inside a ParseArena
+// scope the tree lives in the arena (and `old` is not reused).
 Tree parse(std::string_view source, const Tree* old = nullptr);
 
 }  // namespace denpex::python

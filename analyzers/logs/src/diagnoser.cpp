@@ -7,25 +7,24 @@
 #include "diagnoser_state.h"
 #include "prefilter.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace denpex::logs {
 namespace {
 
-// Markers the event tracker needs even when no fingerprint hits their chunk.
+// Lines that must be walked even when no fingerprint hits them: the markers that move the event
+// tracker out of idle (EventTracker::feed) and the words of looks_like_error (the first error
+// line). Only lines the screen hits are walked, so these keep both exact.
 const char* const kEventMarkers[] = {
     R"(Traceback \(most recent call last\))",
     R"(File "[^\n]*", line \d+)",  // the path is printed unescaped: it may hold quotes
     R"(The above exception was the direct cause)",
     R"(During handling of the above exception)",
-    R"(terminate called after throwing)",
+    R"(terminate called)",
     R"(what\(\):)",
     R"(Root Cause \(first observed failure\))",
-    R"((?m)^\s*Failures:)",
+    R"(Failures:)",  // unanchored: a launcher prefix may come first
     R"([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Failure)\b)",
-    R"(ERROR|error:|FAILED|Fatal|FATAL|fatal:|Killed|Segmentation fault|Aborted)",
+    R"(Error|ERROR|error:|Exception|FAILED|Fatal|FATAL|fatal:|Killed|Segmentation fault|Aborted)",
 };
 
 std::string screen_pattern(std::string_view p) {
@@ -78,21 +77,10 @@ uint32_t Diagnoser::open(std::string name) {
   return static_cast<uint32_t>(state_->inputs.size() - 1);
 }
 
-bool Diagnoser::screen(std::string_view chunk, size_t lo, size_t hi) const {
+bool Diagnoser::screen(std::string_view text) const {
   if (!screen_) return true;
-  if (use_hits_) {
-    // No literal occurrence wholly inside [lo, hi): no screen pattern can match there.
-    auto it = std::lower_bound(hits_.begin(), hits_.end(), std::pair<uint32_t, uint32_t>(static_cast<uint32_t>(lo), 0));
-    bool any = false;
-    for (; it != hits_.end() && it->first < hi; ++it)
-      if (it->second <= hi) {
-        any = true;
-        break;
-      }
-    if (!any) return false;
-  }
   RE2::Set::ErrorInfo info;
-  bool hit = screen_->Match(re2::StringPiece(chunk.data() + lo, hi - lo), nullptr, &info);
+  bool hit = screen_->Match(re2::StringPiece(text.data(), text.size()), nullptr, &info);
   // The DFA can run out of memory on adversarial input: then look at every line.
   return hit || info.kind != RE2::Set::kNoError;
 }
@@ -143,83 +131,65 @@ void Diagnoser::close(uint32_t input) {
 }
 
 void Diagnoser::process_chunk(uint32_t input, std::string_view chunk) {
-  use_hits_ = false;
-  if (prefilter_ && chunk.size() < (uint64_t(1) << 32)) {
-    hits_.clear();
-    use_hits_ = prefilter_->find(chunk, &hits_);
+  state_->inputs[input].clock_from = 0;
+  state_->inputs[input].clock_tail_read = false;
+  hits_.clear();
+  if (prefilter_ && chunk.size() < (uint64_t(1) << 32) && prefilter_->find(chunk, &hits_)) {
+    walk_candidates(input, chunk);
+  } else {
+    scan_range(input, chunk, 0, chunk.size());
   }
-  scan_range(input, chunk, 0, chunk.size());
-  use_hits_ = false;
   update_tail(input, chunk);
 }
 
-void Diagnoser::skip_range(uint32_t input, std::string_view range) {
-  // Nothing to match, but which ranks are alive matters for hangs: a rank that logs only
-  // healthy lines is the one that never reached the collective. One pass finds the newlines
-  // (counted) and looks at the line after each for a rank prefix.
-  InputState& in = state_->inputs[input];
-  const char* p = range.data();
-  const size_t size = range.size();
-  auto look = [&](size_t pos) {
-    if (p[pos] != '[' && p[pos] != ' ' && (p[pos] < '0' || p[pos] > '9')) return;
-    int rank = -1;
-    if (size - pos >= 5 && std::memcmp(p + pos, "[rank", 5) == 0) {
-      // rank_prefix() inlined for the common torchrun form: "[rank" up to 7 digits "]:",
-      // within the 32 bytes it looks at.
-      const size_t lim = std::min(size, pos + 32);
-      size_t j = pos + 5;
-      const size_t start = j;
-      int value = 0;
-      while (j < lim && p[j] >= '0' && p[j] <= '9' && j - start < 7) value = value * 10 + (p[j++] - '0');
-      if (j == start || j + 2 > lim || p[j] != ']' || p[j + 1] != ':') return;
-      rank = value;
-    } else {
-      auto prefix = rank_prefix(range.substr(pos, 32));
-      if (!prefix) return;
-      rank = prefix->rank;
-    }
-    auto& seen = in.ranks_seen;
-    const size_t r = static_cast<size_t>(rank);
-    if (r >= seen.size() && r < (1u << 20)) seen.resize(r + 1);
-    if (r < seen.size() && !seen[r]) {
-      seen[r] = true;
-      note_rank(input, rank);
-    }
-  };
-  if (size == 0) return;
-  look(0);
-  uint64_t n = 0;
-  size_t i = 0;
-#if defined(__SSE2__)
-  const __m128i nl = _mm_set1_epi8('\n');
-  for (; i + 16 <= size; i += 16) {
-    unsigned mask = static_cast<unsigned>(
-        _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), nl)));
-    while (mask != 0) {
-      const size_t k = i + static_cast<size_t>(__builtin_ctz(mask));
-      mask &= mask - 1;
-      ++n;
-      if (k + 1 < size) look(k + 1);
-    }
+void Diagnoser::visit_line(uint32_t input, std::string_view chunk, size_t begin, size_t end) {
+  // The one rule both paths share, so that the prefilter never changes a report: a line is
+  // walked when the screen hits its raw bytes (or some event tracker needs every line); any
+  // other line is only counted and its rank noted.
+  if (state_->busy > 0 || screen(chunk.substr(begin, std::min(end - begin, kMaxLine)))) {
+    process_line(input, chunk, begin, end - begin);
+  } else {
+    skip_range(input, chunk.substr(begin, end + 1 - begin));
   }
-#endif
-  for (; i < size; ++i)
-    if (p[i] == '\n') {
-      ++n;
-      if (i + 1 < size) look(i + 1);
+}
+
+void Diagnoser::walk_candidates(uint32_t input, std::string_view chunk) {
+  // Only lines holding a literal occurrence (hits_) can hit the screen; the stretches between
+  // them are counted in one pass each.
+  const char* p = chunk.data();
+  const size_t n = chunk.size();
+  auto line_end = [&](size_t from) { return static_cast<size_t>(static_cast<const char*>(std::memchr(p + from, '\n', n - from)) - p); };
+  size_t pos = 0, next_hit = 0;
+  while (pos < n) {
+    if (state_->busy > 0) {
+      const size_t end = line_end(pos);
+      process_line(input, chunk, pos, end - pos);
+      pos = end + 1;
+      continue;
     }
-  in.summary.lines += n;
-  state_->order += n;
+    while (next_hit < hits_.size() && hits_[next_hit].first < pos) ++next_hit;
+    const size_t cand = next_hit < hits_.size() ? size_t(hits_[next_hit].first) : n;
+    if (cand >= n) {
+      skip_range(input, chunk.substr(pos));
+      return;
+    }
+    const void* nl = cand > pos ? memrchr(p + pos, '\n', cand - pos) : nullptr;
+    const size_t begin = nl ? static_cast<size_t>(static_cast<const char*>(nl) - p) + 1 : pos;
+    if (begin > pos) skip_range(input, chunk.substr(pos, begin - pos));
+    const size_t end = line_end(begin);
+    visit_line(input, chunk, begin, end);
+    pos = end + 1;
+  }
 }
 
 void Diagnoser::scan_range(uint32_t input, std::string_view chunk, size_t lo, size_t hi) {
   std::string_view range = chunk.substr(lo, hi - lo);
-  if (!screen(chunk, lo, hi)) {
+  if (state_->busy == 0 && !screen(range)) {
     skip_range(input, range);
     return;
   }
   // Halve a hit range until it is small, so one interesting line costs a few screens rather
-  // than walking a whole megabyte line by line.
+  // than a screen of every line of a megabyte.
   constexpr size_t kWalk = 16 * 1024;
   if (range.size() > kWalk) {
     const char* nl = static_cast<const char*>(std::memchr(range.data() + range.size() / 2, '\n', range.size() - range.size() / 2));
@@ -234,7 +204,7 @@ void Diagnoser::scan_range(uint32_t input, std::string_view chunk, size_t lo, si
   while (pos < hi) {
     const char* nl = static_cast<const char*>(std::memchr(chunk.data() + pos, '\n', hi - pos));
     size_t end = nl ? static_cast<size_t>(nl - chunk.data()) : hi;
-    process_line(input, chunk, pos, end - pos);
+    visit_line(input, chunk, pos, end);
     pos = end + 1;
   }
 }
@@ -292,6 +262,7 @@ void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offs
   InputState& in = st.inputs[input];
   const uint64_t lineno = ++in.summary.lines;
   ++st.order;
+  catch_up_clock(input, chunk, offset);
   std::string_view raw = cap(chunk.substr(offset, length), kMaxLine);
   std::string_view norm;
   if (std::memchr(raw.data(), '\x1b', raw.size()) || std::memchr(raw.data(), '\r', raw.size())) {
@@ -308,7 +279,10 @@ void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offs
   if (src.local_rank < 0 && a.local_rank >= 0) src.local_rank = a.local_rank;
   if (src.node.empty() && !a.node.empty()) src.node = a.node;
   if (auto t = parse_timestamp(norm)) in.last_time = t;
+  in.clock_from = offset + length + 1;
+  const bool was_idle = src.events.idle();
   src.events.feed(lineno, body);
+  if (was_idle != src.events.idle()) was_idle ? ++st.busy : --st.busy;
   if (!st.first_error_line && looks_like_error(body))
     st.first_error_line = LineRef{{in.summary.file, lineno}, rank, std::string(cap(body, 2048))};
 

@@ -25,7 +25,11 @@ struct InputState {
   std::string partial;  // the line in progress, capped at kMaxLine
   std::string tail;     // the last `context` lines, for context snapshots
   std::optional<double> last_time;
+  size_t clock_from = 0;         // where in the current chunk the clock lookback stopped
+  bool clock_tail_read = false;  // whether it reached back into `tail` for this chunk
   std::vector<bool> ranks_seen;  // ranks noted from screened-out chunks: skips the map lookup
+  // Skipped lines read for a node and local rank so far, by launcher rank + 1 (0: no prefix).
+  std::vector<uint8_t> attribution_tries;
   bool closed = false;
 };
 
@@ -50,7 +54,11 @@ struct Diagnoser::State {
   std::vector<Snapshot> snapshots;
   std::optional<LineRef> first_error_line;
   uint64_t order = 0;
-  std::string norm;  // scratch buffer for normalize_line
+  // Sources whose event tracker is inside a traceback or a table: while any is, every line is
+  // walked, since any line of theirs may end or extend what the tracker holds.
+  size_t busy = 0;
+  std::string norm;        // scratch buffer for normalize_line
+  std::string clock_norm;  // the same for the clock lookback, which runs while `norm` is in use
 
   explicit State(const Matcher& m) : scanner(m) {}
 };

@@ -14,6 +14,19 @@ void Scanner::feed(uint32_t source, uint64_t line, std::string_view text) {
       if (lines.empty() || lines.back() != line) lines.push_back(line);
       continue;
     }
+    const core::Entry& entry = matcher_.entries()[fp->entry];
+    const auto& def = entry.fingerprints[fp->index];
+    const bool summarised = entry.severity != core::Severity::Fatal && entry.severity != core::Severity::Error &&
+                            fp->requires_id < 0 && fp->excludes_id < 0 && !fp->when;
+    const uint64_t first_key = (uint64_t(uint32_t(id)) << 32) | source;
+    if (summarised) {
+      if (auto it = first_.find(first_key); it != first_.end()) {
+        Hit& first = candidates_[it->second].second;
+        ++first.repeats;
+        first.last_line = line;
+        continue;
+      }
+    }
     auto& kept = kept_[(uint64_t(fp->entry) << 32) | source];
     if (kept >= kMaxHitsPerEntrySource) continue;
     Hit hit;
@@ -21,11 +34,12 @@ void Scanner::feed(uint32_t source, uint64_t line, std::string_view text) {
     hit.line = line;
     hit.entry = fp->entry;
     hit.fingerprint = fp->index;
-    hit.confidence = matcher_.entries()[fp->entry].fingerprints[fp->index].confidence;
+    hit.confidence = def.confidence;
     if (!matcher_.extract(*fp, text, &hit.captures)) continue;
     if (fp->when && !fp->when->evaluate(hit.captures)) continue;
     hit.text = std::string(text.substr(0, kMaxHitText));
     ++kept;
+    if (summarised) first_.emplace(first_key, candidates_.size());
     candidates_.push_back({fp, std::move(hit)});
   }
 }
@@ -50,6 +64,7 @@ std::vector<Hit> Scanner::finish() {
   candidates_.clear();
   helper_lines_.clear();
   kept_.clear();
+  first_.clear();
   return out;
 }
 

@@ -5,11 +5,13 @@
 #include <cstdlib>
 #include <sstream>
 #include <filesystem>
+#include <regex>
 #include <string>
 #include <vector>
 
 #include "denpex/encyclopedia/library.h"
 #include "denpex/logs/diagnoser.h"
+#include "denpex/logs/scan.h"
 #include "denpex/server/diagnose_render.h"
 #include "snapshot.h"
 
@@ -68,4 +70,112 @@ TEST_CASE("prefilter: every library example together, and every fixture, report 
     for (std::string p; std::getline(paths, p, ':');)
       if (!p.empty()) check_same(matcher, p, {{fs::path(p).filename().string(), denpex::testing::read_file(p)}});
   }
+}
+
+// Real training logs repeat warnings on every step. A dense log: the bundled 8-rank OOM cascade
+// with healthy lines of every rank (step metrics, NCCL INFO, tqdm rewrites, coloured INFO) woven
+// in, and the encyclopedia's own warning and info examples (the text PyTorch, DeepSpeed and apex
+// print, tracebacks included) standing in for a `density` share of the lines, each example
+// printed `repeat` times in a row by one rank.
+namespace {
+
+std::vector<std::string> lines_of(std::string_view text) {
+  std::vector<std::string> out;
+  for (size_t pos = 0; pos < text.size();) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    out.emplace_back(text.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return out;
+}
+
+std::string dense_log(const denpex::encyclopedia::Library& lib, double density, int repeat) {
+  // Examples of warning and info entries that no error entry matches too (an Xid line is also a
+  // generic Xid error): errors keep each hit, so their repeats may rightly change the report.
+  denpex::logs::Matcher matcher(lib.entries());
+  auto advisory_only = [&](const std::string& ex) {
+    for (const auto& h : denpex::logs::scan_text(matcher, ex)) {
+      const auto sev = lib.entries()[h.entry].severity;
+      if (sev == denpex::core::Severity::Fatal || sev == denpex::core::Severity::Error) return false;
+    }
+    return true;
+  };
+  std::vector<std::vector<std::string>> advisories;
+  for (const auto& e : lib.entries())
+    if (e.severity == denpex::core::Severity::Warning || e.severity == denpex::core::Severity::Info)
+      for (const auto& ex : e.examples_match)
+        if (advisory_only(ex)) advisories.push_back(lines_of(ex));
+  REQUIRE(advisories.size() >= 10);
+  const auto failure = lines_of(denpex::testing::read_file(denpex::testing::source_path("examples/oom-cascade/train.log")));
+  std::string out;
+  uint64_t lines = 0, advisory = 0, x = 12345;
+  // `lines` and `advisory` count each block once, so every `repeat` draws the same blocks.
+  auto put = [&](const std::string& line) {
+    out += line;
+    out += '\n';
+    ++lines;
+  };
+  for (size_t i = 0; i < failure.size(); ++i) {
+    put(failure[i]);
+    for (int k = 0; k < 600; ++k) {
+      x = x * 6364136223846793005u + 1442695040888963407u;
+      const int rank = static_cast<int>((x >> 33) % 8);
+      const std::string prefix = "[rank" + std::to_string(rank) + "]:";
+      if (advisory < density * static_cast<double>(lines + 1)) {
+        const auto& block = advisories[(x >> 40) % advisories.size()];
+        for (const auto& l : block) put(prefix + l);
+        for (int r = 1; r < repeat; ++r)
+          for (const auto& l : block) out += prefix + l + "\n";
+        advisory += block.size();
+        continue;
+      }
+      switch ((x >> 45) % 4) {
+        case 0: put(prefix + "step " + std::to_string(k) + " | loss 2.4900 | lr 3.00e-04 | tokens/s 41102"); break;
+        case 1: put(prefix + "gpu-node-03:2166:2300 [" + std::to_string(rank) + "] NCCL INFO Channel 02/0 : 0[0] -> 1[1] via P2P/IPC/read"); break;
+        case 2: put(prefix + "Epoch 3:  41%|####      | 4100/10000 [12:01<14:41,  6.24it/s]\rEpoch 3:  42%|####      | 4200/10000"); break;
+        default: put(prefix + "\x1b[32mINFO\x1b[0m 2024-10-02 18:06:" + std::to_string(10 + k % 40) + ",100 saved checkpoint"); break;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("prefilter: dense logs (1%, 5%, 20% of lines repeated warnings) report the same with and without it") {
+  auto lib = denpex::encyclopedia::Library::builtin();
+  denpex::logs::Matcher matcher(lib.entries());
+  for (double density : {0.01, 0.05, 0.2}) {
+    const std::string log = dense_log(lib, density, 1);
+    REQUIRE(log.size() > (size_t(4) << 20));
+    check_same(matcher, "dense " + std::to_string(density), {{"train.log", log}});
+  }
+}
+
+TEST_CASE("diagnose: repeating every warning changes counts, not the diagnosis") {
+  auto lib = denpex::encyclopedia::Library::builtin();
+  denpex::logs::Matcher matcher(lib.entries());
+  // Everything but where things are (lines, context) must be equal however often warnings repeat.
+  auto summary = [&](int repeat) {
+    auto j = nlohmann::json::parse(report(matcher, {{"train.log", dense_log(lib, 0.05, repeat)}}, 0, size_t(1) << 20));
+    nlohmann::json out = nlohmann::json::array();
+    for (auto d : j["diagnoses"]) {
+      d["first_error"].erase("line");
+      d.erase("context");
+      d.erase("context_first_line");
+      for (auto* list : {&d["collateral"], &d["hypotheses"]})
+        for (auto& item : *list) item.erase("line");
+      out.push_back(d);
+    }
+    // Findings and hypotheses name where they matched: the place moves, the text must not.
+    return std::regex_replace(out.dump(), std::regex(R"(train\.log:\d+)"), "train.log:N");
+  };
+  const std::string once = summary(1);
+  const auto top = nlohmann::json::parse(once).at(0);
+  // The OOM on rank 5 (among recompile warnings it may be read as a recompile OOM).
+  CHECK(top["severity"] == "fatal");
+  CHECK(top["initiating_rank"] == 5);
+  CHECK(summary(4) == once);
+  CHECK(summary(16) == once);
 }

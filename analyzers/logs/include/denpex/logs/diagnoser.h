@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,7 @@ class Diagnoser {
   static constexpr size_t kMaxLine = 64 * 1024;    // bytes of a line that are examined
   static constexpr size_t kMaxContextLine = 1024;  // bytes of a context line that are kept
   static constexpr size_t kMaxSnapshots = 64;      // candidate hits whose context is kept
+  static constexpr uint8_t kAttributionTries = 64;  // skipped lines per rank read for node/local rank
 
   Diagnoser(const Matcher& matcher, DiagnoseOptions options = {});
   ~Diagnoser();
@@ -70,9 +72,14 @@ class Diagnoser {
   void process_chunk(uint32_t input, std::string_view chunk);
   void scan_range(uint32_t input, std::string_view chunk, size_t lo, size_t hi);
   void update_tail(uint32_t input, std::string_view chunk);
+  void walk_candidates(uint32_t input, std::string_view chunk);
+  void visit_line(uint32_t input, std::string_view chunk, size_t begin, size_t end);
   void process_line(uint32_t input, std::string_view chunk, size_t offset, size_t length);
-  bool screen(std::string_view chunk, size_t lo, size_t hi) const;
+  bool screen(std::string_view text) const;
   void skip_range(uint32_t input, std::string_view range);
+  void attribute_skipped(uint32_t input, std::string_view raw);
+  void catch_up_clock(uint32_t input, std::string_view chunk, size_t begin);
+  std::optional<double> line_clock(std::string_view raw);
   uint32_t note_rank(uint32_t input, int rank);
 
   const Matcher& matcher_;
@@ -82,9 +89,8 @@ class Diagnoser {
   std::unique_ptr<LiteralPrefilter> prefilter_;
   bool prefilter_built_ = false;
   uint64_t fed_ = 0;
-  // Literal occurrences [begin, end) in the chunk being processed; valid when use_hits_.
+  // Literal occurrences [begin, end) in the chunk being processed, from the prefilter.
   std::vector<std::pair<uint32_t, uint32_t>> hits_;
-  bool use_hits_ = false;
   std::unique_ptr<State> state_;
   std::function<void(const LiveFault&)> live_;
   bool live_fired_ = false;

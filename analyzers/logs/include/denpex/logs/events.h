@@ -67,6 +67,10 @@ class EventTracker {
   void feed(uint64_t line, std::string_view text);
   // Ends any traceback still open (end of input).
   void finish();
+  // True when only a marker line (a traceback header, a chaining sentence, `terminate called`,
+  // a torchrun table heading) can change the tracker's state: other lines may then be skipped
+  // unseen. False inside a traceback or a table, where every line of the source counts.
+  bool idle() const { return state_ == State::Idle && table_ == Table::None; }
 
   const std::vector<ExceptionEvent>& exceptions() const { return exceptions_; }
   const std::vector<RootCause>& root_causes() const { return root_causes_; }

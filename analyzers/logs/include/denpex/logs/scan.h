@@ -19,6 +19,10 @@ struct Hit {
   double confidence = 0;
   Captures captures;
   std::string text;  // the normalized line, capped at kMaxHitText bytes
+  // Later lines of the same source the same advisory fingerprint matched (Scanner::feed): a
+  // warning printed on every step is one hit with a count, not one hit per step.
+  uint64_t repeats = 0;
+  uint64_t last_line = 0;  // the last of them; 0 when there were none
 };
 
 class Scanner {
@@ -26,6 +30,10 @@ class Scanner {
   static constexpr size_t kMaxHitText = 2048;
   // Beyond this many candidates per entry and source, later ones are counted but not kept.
   static constexpr size_t kMaxHitsPerEntrySource = 64;
+  // A fingerprint of a warning or info entry with no context rule and no `when` is summarised:
+  // its first hit per source is kept, later lines it matches only count (Hit::repeats). A
+  // warning that recurs on every step says nothing new at its hundredth step; errors keep every
+  // hit (up to the cap), since where a fatal line recurs can matter (a rank's second timeout).
 
   explicit Scanner(const Matcher& matcher) : matcher_(matcher) {}
 
@@ -54,6 +62,7 @@ class Scanner {
   std::vector<std::pair<const Matcher::Fp*, Hit>> candidates_;
   std::unordered_map<Key, std::vector<uint64_t>, KeyHash> helper_lines_;
   std::unordered_map<uint64_t, size_t> kept_;  // (entry, source) -> candidates kept
+  std::unordered_map<uint64_t, size_t> first_;  // (pattern id, source) -> its summarising candidate
 };
 
 }  // namespace denpex::logs

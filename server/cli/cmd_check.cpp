@@ -36,6 +36,7 @@ const char* kHelp =
     "  --unsafe-fixes           With --fix or --diff, also apply fixes that may change behaviour\n"
     "  --diff                   Show the fixes as a unified diff; change nothing\n"
     "  --select CODES           Only these rules (comma-separated codes or prefixes, e.g. DPX001,DPX01)\n"
+    "  --extend-select CODES    Add these rules to the selection (e.g. an opt-in rule: DPX003)\n"
     "  --ignore CODES           Skip these rules\n"
     "  --output-format FORMAT   text (default), json, sarif or github\n"
     "  --statistics             Count findings per rule instead of listing them\n"
@@ -162,7 +163,7 @@ int list_rules(const std::string& format) {
 int cmd_check(const Args& args) {
   Options opts("check", kHelp);
   opts.flag("fix").flag("unsafe-fixes").flag("diff").flag("statistics").flag("show-fixes").flag("list-rules");
-  opts.flag("no-config").value("select").value("ignore").value("output-format").value("format").value("config");
+  opts.flag("no-config").value("select").value("extend-select").value("ignore").value("output-format").value("format").value("config");
   opts.value("threads").value("color").flag("parse-only");
   if (auto rc = opts.parse(args)) return *rc;
   if (opts.help()) return kOk;
@@ -201,7 +202,7 @@ int cmd_check(const Args& args) {
     return kUsage;
   }
   std::vector<std::string> select = split_codes(opts.all("select")), ignore = split_codes(opts.all("ignore"));
-  job.options = project::analyze_options(cfg, select, ignore);
+  job.options = project::analyze_options(cfg, select, ignore, split_codes(opts.all("extend-select")));
   for (const auto* list : {&job.options.select, &job.options.ignore})
     if (auto unknown = project::unknown_codes(*list); !unknown.empty())
       return opts.usage_error("no rule matches '" + unknown.front() + "' (see `denpex check --list-rules`)");

@@ -36,7 +36,7 @@ Replacement diff_span(std::string_view before, std::string_view after) {
 
 python::Analysis PythonDocument::analyze(std::string_view text, const python::AnalyzeOptions& options) {
   // Same shortcut as `denpex check`, so the editor shows exactly what the CLI reports.
-  if (!python::may_have_findings(text)) {
+  if (!python::may_have_findings(text, options)) {
     last_changed_ = 0;
     return {};
   }

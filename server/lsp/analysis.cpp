@@ -400,9 +400,9 @@ void Server::Impl::add_source_contributions(LogResult& result) {
                {"data", {{"entry", sm.entry}, {"kind", "source"}, {"log", doc->uri}}}};
   json diags = json::array({std::move(here)});
   const core::Entry* entry = k->find(sm.entry);
-  if (entry && !entry->codes.empty() && python::may_have_findings(text)) {
-    python::AnalyzeOptions o = options_for(uri);
-    o.select = entry->codes;
+  python::AnalyzeOptions o = options_for(uri);
+  if (entry) o.select = entry->codes;
+  if (entry && !entry->codes.empty() && python::may_have_findings(text, o)) {
     python::Analysis a = python::analyze(std::string_view(text), o);
     for (const auto& f : a.findings) {
       json d = finding_diagnostic(tpos, f, s);

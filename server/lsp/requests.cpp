@@ -310,18 +310,26 @@ json Server::Impl::check_workspace(const json& id, const json& params, bool* def
       std::stringstream ss;
       ss << in.rdbuf();
       text = ss.str();
-      if (!open && in && python::may_have_findings(text)) {
-        python::Analysis a = python::analyze(std::string_view(text), options_for(uri));
-        findings += a.findings.size();
-        Document doc{uri, "python", 0, std::move(text)};
-        Settings s;
-        {
-          std::lock_guard<std::mutex> lock(mu);
-          s = settings;
+      if (!open && in) {
+        // Text that cannot yield a finding is not parsed; it still clears what an earlier check
+        // published for it (the file may have been fixed outside the editor).
+        json diags = json::array();
+        python::AnalyzeOptions o = options_for(uri);
+        if (python::may_have_findings(text, o)) {
+          python::Analysis a = python::analyze(std::string_view(text), o);
+          findings += a.findings.size();
+          Document doc{uri, "python", 0, std::move(text)};
+          Settings s;
+          {
+            std::lock_guard<std::mutex> lock(mu);
+            s = settings;
+          }
+          diags = python_diagnostics(doc, a, s);
         }
-        json diags = python_diagnostics(doc, a, s);
         std::lock_guard<std::mutex> lock(mu);
-        if (!states.count(uri)) {
+        auto had = contributions.find(uri);
+        bool changed = !diags.empty() || (had != contributions.end() && had->second.count("check"));
+        if (!states.count(uri) && changed) {
           contributions[uri]["check"] = std::move(diags);
           if (contributions[uri]["check"].empty()) contributions[uri].erase("check");
           if (contributions[uri].empty()) contributions.erase(uri);

@@ -48,16 +48,17 @@ CheckConfig read_check_config(const fs::path& path) {
   }
   const toml::table* tool = root["tool"]["denpex"].as_table();
   if (!tool) return cfg;
-  static const std::set<std::string, std::less<>> kKnown = {"select", "ignore", "exclude", "severity",
-                                                            "signature-dirs", "signatures"};
+  static const std::set<std::string, std::less<>> kKnown = {"select", "extend-select", "ignore", "exclude",
+                                                            "severity", "signature-dirs", "signatures"};
   for (const auto& [key, node] : *tool) {
     std::string k(key.str());
     if (!kKnown.count(k)) {
       cfg.warnings.push_back(where(cfg.file, key.source()) + ": unknown key 'tool.denpex." + k +
-                             "' (known: select, ignore, exclude, severity, signature-dirs)");
+                             "' (known: select, extend-select, ignore, exclude, severity, signature-dirs)");
       continue;
     }
     if (k == "select") read_strings(cfg.file, k, node, cfg.select, cfg.errors);
+    else if (k == "extend-select") read_strings(cfg.file, k, node, cfg.extend_select, cfg.errors);
     else if (k == "ignore") read_strings(cfg.file, k, node, cfg.ignore, cfg.errors);
     else if (k == "exclude") read_strings(cfg.file, k, node, cfg.exclude, cfg.errors);
     else if (k == "signature-dirs" || k == "signatures") {
@@ -109,9 +110,16 @@ std::optional<fs::path> find_check_config(const fs::path& start) {
 }
 
 python::AnalyzeOptions analyze_options(const CheckConfig& cfg, const std::vector<std::string>& select,
-                                       const std::vector<std::string>& ignore) {
+                                       const std::vector<std::string>& ignore,
+                                       const std::vector<std::string>& extend_select) {
   python::AnalyzeOptions out;
   out.select = select.empty() ? cfg.select : select;
+  std::vector<std::string> extend = select.empty() ? cfg.extend_select : std::vector<std::string>{};
+  extend.insert(extend.end(), extend_select.begin(), extend_select.end());
+  if (!extend.empty()) {
+    if (out.select.empty()) out.select = {"DPX"};  // every default rule, as an empty selection means
+    out.select.insert(out.select.end(), extend.begin(), extend.end());
+  }
   out.ignore = cfg.ignore;
   out.ignore.insert(out.ignore.end(), ignore.begin(), ignore.end());
   out.severity = cfg.severity;

@@ -166,6 +166,41 @@ TEST_CASE("check reads [tool.denpex] and reports unknown keys with file and line
   CHECK(j[0]["code"] == "DPX008");
 }
 
+TEST_CASE("check: extend-select turns opt-in rules on and keeps the default ones") {
+  TempDir d;
+  // DPX006 (opt-in) once per step, plus a default rule's finding (DPX008).
+  auto f = d.write("train.py",
+                   "import torch\n"
+                   "state = torch.load('init.pt')\n"
+                   "def train(model, loader, opt):\n"
+                   "    for x, y in loader:\n"
+                   "        loss = model(x).sum()\n"
+                   "        loss.backward()\n"
+                   "        opt.step()\n"
+                   "        torch.cuda.empty_cache()\n");
+  auto codes = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"check", "--output-format", "json"});
+    args.push_back(f.string());
+    auto r = run_denpex(args);
+    std::vector<std::string> out;
+    if (r.exit_code == 2) return std::vector<std::string>{"exit 2: " + r.err};
+    for (const auto& x : nlohmann::json::parse(r.out)) out.push_back(x["code"]);
+    return out;
+  };
+  CHECK(codes({}) == std::vector<std::string>{"DPX008"});
+  CHECK(codes({"--extend-select", "DPX006"}) == std::vector<std::string>{"DPX008", "DPX006"});
+  d.write("pyproject.toml", "[tool.denpex]\nextend-select = [\"DPX006\"]\n");
+  CHECK(codes({}) == std::vector<std::string>{"DPX008", "DPX006"});
+  // A command-line selection replaces the file's selection, its extension included.
+  CHECK(codes({"--select", "DPX008"}) == std::vector<std::string>{"DPX008"});
+  d.write("pyproject.toml", "[tool.denpex]\nselect = [\"DPX006\"]\nextend-select = [\"DPX008\"]\n");
+  CHECK(codes({}) == std::vector<std::string>{"DPX008", "DPX006"});
+  d.write("pyproject.toml", "[tool.denpex]\nextend-select = [\"DPX999\"]\n");
+  auto bad = codes({});
+  REQUIRE(bad.size() == 1);
+  CHECK(bad[0].find("no rule matches 'DPX999'") != std::string::npos);
+}
+
 TEST_CASE("check --list-rules lists every rule; docs/rules.md is generated from it") {
   auto r = run_denpex({"check", "--list-rules"});
   CHECK(r.exit_code == 0);

@@ -15,6 +15,7 @@ namespace denpex::project {
 struct CheckConfig {
   std::string file;  // the pyproject.toml read, empty if none
   std::vector<std::string> select, ignore, exclude, signature_dirs;
+  std::vector<std::string> extend_select;  // added to `select` (or to the default rules)
   std::map<std::string, core::Severity, std::less<>> severity;
   std::vector<std::string> warnings;  // unknown keys: reported, not fatal
   std::vector<std::string> errors;    // unreadable file or wrong types: exit 2
@@ -26,9 +27,12 @@ CheckConfig read_check_config(const std::filesystem::path& file);
 std::optional<std::filesystem::path> find_check_config(const std::filesystem::path& start);
 
 // The rule options for a file: its [tool.denpex] table, then the caller's overrides (command-line
-// flags, editor settings): a non-empty `select` replaces the file's, `ignore` adds to it.
+// flags, editor settings): a non-empty `select` replaces the file's `select` and `extend-select`,
+// `ignore` and `extend_select` add to the file's. Extending an empty selection extends the default
+// rules: that is how a project turns on an opt-in rule and keeps the rest.
 python::AnalyzeOptions analyze_options(const CheckConfig& cfg, const std::vector<std::string>& select,
-                                       const std::vector<std::string>& ignore);
+                                       const std::vector<std::string>& ignore,
+                                       const std::vector<std::string>& extend_select = {});
 // The entries of `codes` that name no rule: neither a code, a code prefix ("DPX0") nor "ALL".
 std::vector<std::string> unknown_codes(const std::vector<std::string>& codes);
 

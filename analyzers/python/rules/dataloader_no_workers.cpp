@@ -33,17 +33,21 @@ void check(const Module& m, Reporter& r) {
   bool training = false, decided = false;
   for (const auto& c : m.calls()) {
     if (c.qname != "torch.utils.data.DataLoader" && c.qname != "torch.utils.data.dataloader.DataLoader") continue;
-    if (c.unknown_kwargs || c.unknown_positional || c.positional >= 6) continue;  // num_workers is the 6th
+    if (c.unknown_kwargs || c.unknown_positional) continue;
+    // num_workers is the 6th parameter: DataLoader(dataset, batch_size, shuffle, sampler,
+    // batch_sampler, num_workers, ...), in every version since 1.0.
     const Keyword* k = c.keyword("num_workers");
-    if (k && m.text(k->value) != "0") continue;
+    TSNode workers = k ? k->value : c.positionals.size() >= 6 ? c.positionals[5] : TSNode{};
+    if (!is_null(workers) && m.text(workers) != "0") continue;
     if (!decided) {
       training = training_script(m) && per_item_decoding(m);
       decided = true;
     }
     if (!training) return;
     if (patterns::in_test(m, c.scope)) continue;
-    r.report(m.range(k ? k->node : c.function),
-             std::string(k ? "`num_workers=0`" : "`DataLoader` without `num_workers`") +
+    r.report(m.range(k ? k->node : !is_null(workers) ? workers : c.function),
+             std::string(k ? "`num_workers=0`" : !is_null(workers) ? "`num_workers` passed as 0 (6th argument)"
+                                                                     : "`DataLoader` without `num_workers`") +
                  " loads every batch on the main process: the GPU idles while data is read and collated; set "
                  "`num_workers` (e.g. to the CPU cores per GPU) and `pin_memory=True`");
   }
@@ -59,7 +63,8 @@ DENPEX_RULE(dataloader_no_workers){
 In a file that trains (it calls `.backward()`, `optimizer.step()`, or defines `training_step`) and
 decodes or transforms samples per item (`torchvision.datasets`/`transforms`/`io`, `PIL.Image.open`,
 `cv2.imread`, `torchaudio.load`, ...), flags `torch.utils.data.DataLoader(...)` without
-`num_workers` or with `num_workers=0`. Unit tests are exempt. Files whose datasets are
+`num_workers` or with `num_workers=0` (also passed as the 6th positional argument, as TorchFix's
+TOR401 reads it). Unit tests are exempt. Files whose datasets are
 pre-tokenized text or in-memory tensors are not reported: there the main process spends
 microseconds per batch and workers would not help.
 

@@ -5,6 +5,7 @@
 
 #include "denpex/logs/normalize.h"
 #include "diagnoser_state.h"
+#include "line_cache.h"
 #include "prefilter.h"
 
 
@@ -39,7 +40,11 @@ std::string_view cap(std::string_view s, size_t n) { return s.substr(0, std::min
 }  // namespace
 
 Diagnoser::Diagnoser(const Matcher& matcher, DiagnoseOptions options)
-    : matcher_(matcher), options_(options), state_(std::make_unique<State>(matcher)) {
+    : matcher_(matcher),
+      options_(options),
+      screened_(std::make_unique<LineCache>()),
+      error_like_(std::make_unique<LineCache>()),
+      state_(std::make_unique<State>(matcher)) {
   RE2::Options o;
   o.set_log_errors(false);
   o.set_max_mem(32 << 20);
@@ -83,6 +88,19 @@ bool Diagnoser::screen(std::string_view text) const {
   bool hit = screen_->Match(re2::StringPiece(text.data(), text.size()), nullptr, &info);
   // The DFA can run out of memory on adversarial input: then look at every line.
   return hit || info.kind != RE2::Set::kNoError;
+}
+
+bool Diagnoser::screen_line(std::string_view line) {
+  const auto& hit = screened_->get(line, [&](std::string_view t, std::vector<int>* out) {
+    out->assign(screen(t) ? 1 : 0, 1);
+  });
+  return !hit.empty();
+}
+
+bool Diagnoser::error_like(std::string_view body) {
+  // Asked of every walked line until the first error: a warning repeated on every step is
+  // answered once.
+  return !error_like_->get(body, [](std::string_view t, std::vector<int>* out) { out->assign(looks_like_error(t) ? 1 : 0, 1); }).empty();
 }
 
 void Diagnoser::feed(uint32_t input, std::string_view bytes) {
@@ -142,11 +160,22 @@ void Diagnoser::process_chunk(uint32_t input, std::string_view chunk) {
   update_tail(input, chunk);
 }
 
-void Diagnoser::visit_line(uint32_t input, std::string_view chunk, size_t begin, size_t end) {
+void Diagnoser::visit_line(uint32_t input, std::string_view chunk, size_t begin, size_t end, bool likely_hit) {
   // The one rule both paths share, so that the prefilter never changes a report: a line is
   // walked when the screen hits its raw bytes (or some event tracker needs every line); any
   // other line is only counted and its rank noted.
-  if (state_->busy > 0 || screen(chunk.substr(begin, std::min(end - begin, kMaxLine)))) {
+  if (state_->busy > 0) return process_line(input, chunk, begin, end - begin);
+  std::string_view raw = chunk.substr(begin, std::min(end - begin, kMaxLine));
+  if (likely_hit && !std::memchr(raw.data(), '\x1b', raw.size()) && !std::memchr(raw.data(), '\r', raw.size())) {
+    // A walk runs the matcher's Set on the line without its launcher prefix anyway; where that
+    // finds a pattern whose match holds inside any longer text, the screen would hit the whole
+    // line too and need not run. Worth it where most lines hit: lines the prefilter picked.
+    Attribution a = attribute_line(raw);
+    const std::vector<int>& ids = state_->scanner.ids(raw.substr(a.strip));
+    for (int id : ids)
+      if (matcher_.matches_inside(id)) return process_line(input, chunk, begin, end - begin, &a, &ids);
+  }
+  if (screen_line(raw)) {
     process_line(input, chunk, begin, end - begin);
   } else {
     skip_range(input, chunk.substr(begin, end + 1 - begin));
@@ -177,7 +206,7 @@ void Diagnoser::walk_candidates(uint32_t input, std::string_view chunk) {
     const size_t begin = nl ? static_cast<size_t>(static_cast<const char*>(nl) - p) + 1 : pos;
     if (begin > pos) skip_range(input, chunk.substr(pos, begin - pos));
     const size_t end = line_end(begin);
-    visit_line(input, chunk, begin, end);
+    visit_line(input, chunk, begin, end, true);
     pos = end + 1;
   }
 }
@@ -204,7 +233,7 @@ void Diagnoser::scan_range(uint32_t input, std::string_view chunk, size_t lo, si
   while (pos < hi) {
     const char* nl = static_cast<const char*>(std::memchr(chunk.data() + pos, '\n', hi - pos));
     size_t end = nl ? static_cast<size_t>(nl - chunk.data()) : hi;
-    visit_line(input, chunk, pos, end);
+    visit_line(input, chunk, pos, end, false);
     pos = end + 1;
   }
 }
@@ -257,7 +286,8 @@ uint32_t Diagnoser::note_rank(uint32_t input, int rank) {
   return it->second;
 }
 
-void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offset, size_t length) {
+void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offset, size_t length,
+                             const Attribution* known, const std::vector<int>* ids) {
   State& st = *state_;
   InputState& in = st.inputs[input];
   const uint64_t lineno = ++in.summary.lines;
@@ -265,29 +295,36 @@ void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offs
   catch_up_clock(input, chunk, offset);
   std::string_view raw = cap(chunk.substr(offset, length), kMaxLine);
   std::string_view norm;
-  if (std::memchr(raw.data(), '\x1b', raw.size()) || std::memchr(raw.data(), '\r', raw.size())) {
+  if (!known && (std::memchr(raw.data(), '\x1b', raw.size()) || std::memchr(raw.data(), '\r', raw.size()))) {
     normalize_line(raw, st.norm);
     norm = st.norm;
   } else {
     norm = raw;
   }
-  Attribution a = attribute_line(norm);
+  // `known` is the attribution of the raw line and `ids` what the matcher's Set said about its
+  // body, given only when the line needs no normalizing (then norm == raw).
+  const Attribution a = known ? *known : attribute_line(norm);
   std::string_view body = norm.substr(a.strip);
   int rank = a.rank >= 0 ? a.rank : in.file_attr.rank;
   const uint32_t source = note_rank(input, rank);
   SourceInfo& src = st.sources[source];
   if (src.local_rank < 0 && a.local_rank >= 0) src.local_rank = a.local_rank;
   if (src.node.empty() && !a.node.empty()) src.node = a.node;
-  if (auto t = parse_timestamp(norm)) in.last_time = t;
+  if (may_hold_clock(norm))
+    if (auto t = parse_timestamp(norm)) in.last_time = t;
   in.clock_from = offset + length + 1;
   const bool was_idle = src.events.idle();
   src.events.feed(lineno, body);
   if (was_idle != src.events.idle()) was_idle ? ++st.busy : --st.busy;
-  if (!st.first_error_line && looks_like_error(body))
+  if (!st.first_error_line && error_like(body))
     st.first_error_line = LineRef{{in.summary.file, lineno}, rank, std::string(cap(body, 2048))};
 
   const size_t before = st.scanner.candidate_count();
-  st.scanner.feed(source, lineno, body);
+  if (ids) {
+    st.scanner.feed(source, lineno, body, *ids);
+  } else {
+    st.scanner.feed(source, lineno, body);
+  }
   const size_t after = st.scanner.candidate_count();
   if (after == before) return;
   HitMeta& meta = st.meta[{source, lineno}];

@@ -1,5 +1,6 @@
 #pragma once
 // What the stream stage hands to the causality stage. Internal to analyzers/logs.
+#include <cstring>
 #include <map>
 #include <optional>
 #include <string>
@@ -62,6 +63,24 @@ struct Diagnoser::State {
 
   explicit State(const Matcher& m) : scanner(m) {}
 };
+
+// A clock is read only from a line holding `D:DD:D` (hours, two-digit minutes, seconds) whose
+// first colon lies within its first 72 bytes, where every stamp parse_timestamp knows puts it:
+// most lines have none (`[rank3]:`, NCCL's `host:pid:tid`, tqdm's `12:01<14:41`) and are not
+// parsed, which keeps the clock lookback cheap.
+inline bool may_hold_clock(std::string_view line) {
+  const char* p = line.data();
+  const size_t n = std::min<size_t>(line.size(), 72);
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  for (const char* c = p; (c = static_cast<const char*>(std::memchr(c, ':', static_cast<size_t>(p + n - c))));) {
+    const size_t i = static_cast<size_t>(c - p);
+    if (i > 0 && i + 4 < line.size() && digit(p[i - 1]) && digit(p[i + 1]) && digit(p[i + 2]) && p[i + 3] == ':' &&
+        digit(p[i + 4]))
+      return true;
+    ++c;
+  }
+  return false;
+}
 
 // The causality stage: hits, events and metadata -> ranked diagnoses.
 Report build_report(const Matcher& matcher, Diagnoser::State& state, std::vector<Hit> hits);

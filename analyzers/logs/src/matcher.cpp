@@ -22,7 +22,10 @@ Matcher::Matcher(const std::vector<core::Entry>& entries) : entries_(entries) {
   auto add = [&](const std::string& pattern) -> int {
     std::string err;
     int id = set_->Add(pattern, &err);
-    if (id >= 0) fp_of_pattern_.push_back(-1);
+    if (id >= 0) {
+      fp_of_pattern_.push_back(-1);
+      inside_.push_back(pattern.find('^', 1) == std::string::npos);
+    }
     return id;
   };
   auto add_helper = [&](const std::string& pattern) -> int {

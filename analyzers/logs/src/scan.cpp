@@ -2,11 +2,19 @@
 
 #include <algorithm>
 
+#include "line_cache.h"
+
 namespace denpex::logs {
 
-void Scanner::feed(uint32_t source, uint64_t line, std::string_view text) {
-  matcher_.match(text, &ids_);
-  for (int id : ids_) {
+Scanner::Scanner(const Matcher& matcher) : matcher_(matcher), ids_(std::make_unique<LineCache>()) {}
+Scanner::~Scanner() = default;
+
+const std::vector<int>& Scanner::ids(std::string_view text) {
+  return ids_->get(text, [&](std::string_view t, std::vector<int>* out) { matcher_.match(t, out); });
+}
+
+void Scanner::feed(uint32_t source, uint64_t line, std::string_view text, const std::vector<int>& ids) {
+  for (int id : ids) {
     const Matcher::Fp* fp = matcher_.fingerprint(id);
     if (fp == nullptr) {
       // requires/excludes helper: remember where it hit. Consecutive duplicates carry no news.

@@ -15,21 +15,6 @@ namespace {
 
 std::string_view cap(std::string_view s, size_t n) { return s.substr(0, std::min(s.size(), n)); }
 
-// Every stamp parse_timestamp reads has a clock `H:MM:S` whose first colon lies within the
-// line's first 72 bytes: a line without one is not parsed, which keeps the lookback cheap on
-// logs whose lines carry no clock at all.
-bool may_hold_clock(std::string_view line) {
-  const char* p = line.data();
-  const size_t n = std::min<size_t>(line.size(), 72);
-  auto digit = [](char c) { return c >= '0' && c <= '9'; };
-  for (const char* c = p; (c = static_cast<const char*>(std::memchr(c, ':', static_cast<size_t>(p + n - c))));) {
-    const size_t i = static_cast<size_t>(c - p);
-    if (i > 0 && i + 1 < line.size() && digit(p[i - 1]) && digit(p[i + 1])) return true;
-    ++c;
-  }
-  return false;
-}
-
 }  // namespace
 
 std::optional<double> Diagnoser::line_clock(std::string_view raw) {

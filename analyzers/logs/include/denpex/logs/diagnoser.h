@@ -35,6 +35,7 @@ struct DiagnoseOptions {
 };
 
 class LiteralPrefilter;
+class LineCache;
 
 // The first initiating-fault fingerprint seen while streaming (`denpex run`'s live line).
 struct LiveFault {
@@ -73,9 +74,12 @@ class Diagnoser {
   void scan_range(uint32_t input, std::string_view chunk, size_t lo, size_t hi);
   void update_tail(uint32_t input, std::string_view chunk);
   void walk_candidates(uint32_t input, std::string_view chunk);
-  void visit_line(uint32_t input, std::string_view chunk, size_t begin, size_t end);
-  void process_line(uint32_t input, std::string_view chunk, size_t offset, size_t length);
+  void visit_line(uint32_t input, std::string_view chunk, size_t begin, size_t end, bool likely_hit);
+  bool error_like(std::string_view body);
+  void process_line(uint32_t input, std::string_view chunk, size_t offset, size_t length,
+                    const Attribution* known = nullptr, const std::vector<int>* ids = nullptr);
   bool screen(std::string_view text) const;
+  bool screen_line(std::string_view line);
   void skip_range(uint32_t input, std::string_view range);
   void attribute_skipped(uint32_t input, std::string_view raw);
   void catch_up_clock(uint32_t input, std::string_view chunk, size_t begin);
@@ -87,6 +91,8 @@ class Diagnoser {
   std::unique_ptr<RE2::Set> screen_;
   std::vector<std::string> screen_patterns_;  // kept until the prefilter is built from them
   std::unique_ptr<LiteralPrefilter> prefilter_;
+  std::unique_ptr<LineCache> screened_;    // the screen's answer by line text
+  std::unique_ptr<LineCache> error_like_;  // looks_like_error by line text
   bool prefilter_built_ = false;
   uint64_t fed_ = 0;
   // Literal occurrences [begin, end) in the chunk being processed, from the prefilter.

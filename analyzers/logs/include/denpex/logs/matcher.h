@@ -47,6 +47,9 @@ class Matcher {
   void match(std::string_view line, std::vector<int>* ids) const;
   // The fingerprint behind a pattern id, or nullptr when the id is a requires/excludes pattern.
   const Fp* fingerprint(int id) const;
+  // True when a match of pattern `id` in a line's text also matches wherever that text sits
+  // inside a longer line: the pattern holds no `^` but maybe a leading one.
+  bool matches_inside(int id) const { return id >= 0 && static_cast<size_t>(id) < inside_.size() && inside_[static_cast<size_t>(id)]; }
   bool extract(const Fp& fp, std::string_view line, Captures* out) const;
 
   const std::vector<core::Entry>& entries() const { return entries_; }
@@ -56,6 +59,7 @@ class Matcher {
   const std::vector<core::Entry>& entries_;
   std::unique_ptr<RE2::Set> set_;
   std::vector<int> fp_of_pattern_;  // pattern id -> index into fps_, or -1
+  std::vector<bool> inside_;        // pattern id -> matches_inside()
   std::vector<Fp> fps_;
   size_t pattern_count_ = 0;
   std::string error_;

@@ -2,6 +2,7 @@
 // Streams lines through the Matcher and resolves each fingerprint's context rules
 // (`requires`/`excludes` within `window` lines of the same source, `when` over captures).
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -10,6 +11,8 @@
 #include "denpex/logs/matcher.h"
 
 namespace denpex::logs {
+
+class LineCache;
 
 struct Hit {
   uint32_t source = 0;  // caller's id: a file, a rank within a file, ...
@@ -35,11 +38,16 @@ class Scanner {
   // warning that recurs on every step says nothing new at its hundredth step; errors keep every
   // hit (up to the cap), since where a fatal line recurs can matter (a rank's second timeout).
 
-  explicit Scanner(const Matcher& matcher) : matcher_(matcher) {}
+  explicit Scanner(const Matcher& matcher);
+  ~Scanner();
 
   // `text` is a normalized line with any rank prefix already removed. Lines of one source must
   // come in increasing line order.
-  void feed(uint32_t source, uint64_t line, std::string_view text);
+  void feed(uint32_t source, uint64_t line, std::string_view text) { feed(source, line, text, ids(text)); }
+  // The same, with `ids(text)` already at hand.
+  void feed(uint32_t source, uint64_t line, std::string_view text, const std::vector<int>& ids);
+  // The pattern ids the matcher's Set reports for `text`, ascending (remembered by text).
+  const std::vector<int>& ids(std::string_view text);
   // Hits that satisfy their context rules, in feed order.
   std::vector<Hit> finish();
   // Candidates seen so far, before context rules are resolved (live detection, bookkeeping).
@@ -58,7 +66,7 @@ class Scanner {
   bool near(int pattern, uint32_t source, uint64_t line, int window) const;
 
   const Matcher& matcher_;
-  std::vector<int> ids_;
+  std::unique_ptr<LineCache> ids_;  // the Set's answer by line text
   std::vector<std::pair<const Matcher::Fp*, Hit>> candidates_;
   std::unordered_map<Key, std::vector<uint64_t>, KeyHash> helper_lines_;
   std::unordered_map<uint64_t, size_t> kept_;  // (entry, source) -> candidates kept

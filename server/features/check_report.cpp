@@ -520,13 +520,15 @@ std::string rules_markdown() {
       "`analyzers/python/rules/`; do not edit by hand (a test fails when this page is stale).\n\n"
       "Precision: true findings / all findings on the judged corpus of public training repositories\n"
       "(`bench/corpus/`). Opt-in rules run only when\n"
-      "their code is selected (`--select DPX,DPX005`).\n\n"
-      "| code | name | default | precision on real code | severity | entry | fix | summary |\n"
-      "|---|---|---|---|---|---|---|---|\n";
+      "their code is selected (`--extend-select DPX005`). PyTorch versions: those under which the harm\n"
+      "occurs; each rule's \"Versions\" paragraph cites the source.\n\n"
+      "| code | name | default | precision on real code | PyTorch versions | severity | entry | fix | summary |\n"
+      "|---|---|---|---|---|---|---|---|---|\n";
   for (const python::RuleInfo* r : python::rules()) {
     bool has_fix = r->doc.find("No automatic fix") == std::string_view::npos;
     out += "| " + std::string(r->code) + " | `" + std::string(r->name) + "` | " + (r->opt_in ? "opt-in" : "on") + " | " +
            (r->precision.empty() ? std::string("-") : std::string(r->precision)) + " | " +
+           (r->versions.empty() ? std::string("-") : std::string(r->versions)) + " | " +
            std::string(core::to_string(r->severity)) + " | " +
            (r->entry.empty() ? std::string("-") : "[" + std::string(r->entry) + "](encyclopedia/" + std::string(r->entry) + ".md)") +
            " | " + (has_fix ? "yes" : "-") + " | " + std::string(r->summary) + " |\n";
@@ -566,6 +568,9 @@ json rules_json() {
                    {"severity", std::string(core::to_string(r->severity))},
                    {"summary", std::string(r->summary)},
                    {"needs_torch", r->needs_torch},
+                   {"default", !r->opt_in},
+                   {"precision", std::string(r->precision)},
+                   {"versions", std::string(r->versions)},
                    {"doc", std::string(r->doc)}});
   return arr;
 }

@@ -61,4 +61,4 @@ depends on reentrant semantics should pass `use_reentrant=True` instead.
 Precision 1.00 (13/13) (true findings / findings) on the judged corpus of `bench/corpus` (12 public training repositories,
 2,411 files; every finding is in `bench/corpus/judgments.tsv`).
 )",
-    true, &denpex::python::check, false, "1.00 (13/13)", "checkpoint checkpoint_sequential"};
+    true, &denpex::python::check, false, "1.00 (13/13)", "checkpoint checkpoint_sequential", "warns from 2.1; default to change"};

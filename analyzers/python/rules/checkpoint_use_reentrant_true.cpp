@@ -37,6 +37,12 @@ the parameters inside; it does not support `torch.autograd.grad`, keyword argume
 `torch.compile`/FSDP wrapping well, and under DDP it can mark parameters ready twice. PyTorch
 recommends `use_reentrant=False`.
 
+Versions: every PyTorch release from 1.13 on. The reentrant path is `CheckpointFunction` in
+`torch/utils/checkpoint.py`: it warns "None of the inputs have requires_grad=True. Gradients will be
+None" when no input needs grad, raises "Checkpointing is not compatible with .grad() or when an
+`inputs` parameter is passed to .backward() ...", and rejects keyword arguments ("Unexpected keyword
+arguments"); the docs of `torch.utils.checkpoint` recommend `use_reentrant=False`.
+
 ## Example
 ```python
 from torch.utils.checkpoint import checkpoint
@@ -55,4 +61,4 @@ RNG state handling under `preserve_rng_state`, detached outputs), so review the 
 No findings on the judged corpus of `bench/corpus` (12 public training repositories,
 2,411 files; every finding is in `bench/corpus/judgments.tsv`): precision unmeasured.
 )",
-    true, &denpex::python::check, false, "no findings on the corpus (n=0)", "use_reentrant"};
+    true, &denpex::python::check, false, "no findings on the corpus (n=0)", "use_reentrant", "1.13+ (every supported)"};

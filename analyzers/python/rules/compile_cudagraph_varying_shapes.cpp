@@ -5,11 +5,27 @@
 namespace denpex::python {
 namespace {
 
+// `torch._inductor.config.triton.cudagraph_skip_dynamic_graphs = True`: Inductor then runs graphs
+// with dynamic shapes without CUDA graphs (torch/_inductor/config.py), so no pool grows.
+bool skips_dynamic_graphs(const Module& m) {
+  for (const auto& a : m.assigns())
+    if (!a.augmented && m.literal(a.right) == Literal::True &&
+        m.qualified_name(a.left) == "torch._inductor.config.triton.cudagraph_skip_dynamic_graphs")
+      return true;
+  return false;
+}
+
 void check(const Module& m, Reporter& r) {
   const Call* shapes = m.varying_shapes();
-  if (!shapes) return;
+  if (!shapes || skips_dynamic_graphs(m)) return;
   for (const auto& c : m.calls()) {
     if (!patterns::is_compile(c)) continue;
+    // `options={"triton.cudagraphs": False}` turns the graphs off whatever the mode says.
+    if (const Keyword* o = c.keyword("options")) {
+      std::string_view t = m.text(o->value);
+      size_t at = t.find("triton.cudagraphs");
+      if (at != std::string_view::npos && t.find("False", at) != std::string_view::npos) continue;
+    }
     const Keyword* mode = c.keyword("mode");
     if (!mode || m.literal(mode->value) != Literal::String) continue;
     std::string_view v = m.text(mode->value);
@@ -39,6 +55,13 @@ shapes vary between batches (see DPX004 for how varying shapes are recognised).
 These modes capture CUDA graphs. A graph is recorded per distinct input shape, and each keeps its
 own allocations in the CUDA-graph private memory pool; with variable sequence lengths the pool
 grows with every new shape until the GPU runs out of memory, often many steps into the run.
+`dynamic=True` does not prevent it: Inductor's CUDA-graph trees record one graph per distinct
+size of the dynamic dimensions and warn "CUDAGraph supports dynamic shapes by recording a new graph
+for each distinct input size. Recording too many CUDAGraphs may lead to extra overhead. We have
+observed N distinct sizes." (`torch/_inductor/cudagraph_trees.py` in recent 2.x releases; a graph
+per distinct shape in every 2.x release with CUDA-graph trees). Not reported when the file sets
+`torch._inductor.config.triton.cudagraph_skip_dynamic_graphs = True` or passes
+`options={"triton.cudagraphs": False}`: then dynamic-shape graphs run without CUDA graphs.
 
 ## Example
 ```python
@@ -58,4 +81,4 @@ gives up the launch-overhead savings the mode was chosen for.
 Precision 0.00 (0/1) (true findings / findings) on the judged corpus of `bench/corpus` (12 public training repositories,
 2,411 files; every finding is in `bench/corpus/judgments.tsv`). **Opt-in** (`--select DPX,DPX005`): CUDA-graph modes do record one graph per distinct size even with `dynamic=True`, but the evidence of varying shapes is file-wide while the compiled function may never see them (the one finding: a one-token decode step).
 )",
-    true, &denpex::python::check, true, "0.00 (0/1); opt-in", "compile"};
+    true, &denpex::python::check, true, "0.00 (0/1); opt-in", "compile", "2.0+ (CUDA-graph trees)"};

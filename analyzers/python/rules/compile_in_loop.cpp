@@ -98,6 +98,12 @@ Each `torch.compile` call creates a new wrapper with its own guards; calling it 
 recompilation, fills the dynamo cache until `recompile_limit` is hit (then falls back to eager
 silently), and grows host and device memory with every compiled graph.
 
+Versions: PyTorch 2.0 and later (`torch.compile`). Compiling the same function again reuses
+Dynamo's cache, which is keyed on the code object; what costs is a new `nn.Module` instance or a
+new closure per iteration, which guards on object identity and recompiles until
+`torch._dynamo.config.cache_size_limit` (8; `recompile_limit` since 2.6) sends it to eager. Whether
+a loop runs per step and compiles a new object needs the interpreter; hence opt-in.
+
 ## Example
 ```python
 for batch in loader:
@@ -120,4 +126,4 @@ Precision 0.00 (0/14) (true findings / findings) on the judged corpus of `bench/
 nothing else on the corpus, so its precision on real code is unmeasured; it stays opt-in until it is
 shown right on real code.
 )",
-    true, &denpex::python::check, true, "0.00 (0/14), then 0 findings after narrowing; opt-in", "compile"};
+    true, &denpex::python::check, true, "0.00 (0/14), then 0 findings after narrowing; opt-in", "compile", "2.0+ (torch.compile)"};

@@ -108,4 +108,4 @@ Precision 0.00 (0/1) (true findings / findings) on the judged corpus of `bench/c
 on varying shapes: the one finding compiled a function whose input shape is fixed, with automatic dynamic shapes on.
 Narrowed since to the settings above, where the recompiles are real: no findings on the corpus.
 )",
-    true, &denpex::python::check, false, "0.00 (0/1) before narrowing to dynamic=False / automatic_dynamic_shapes=False; no findings after", "compile"};
+    true, &denpex::python::check, false, "0.00 (0/1) before narrowing to dynamic=False / automatic_dynamic_shapes=False; no findings after", "compile", "2.1+ (automatic dynamic shapes)"};

@@ -33,6 +33,11 @@ Benchmark mode times several convolution algorithms the first time it sees each 
 With a new shape every batch, every batch pays the autotuning, and the per-shape workspace
 plans accumulate: training gets slower, not faster.
 
+Versions: every release. `torch.backends.cudnn.benchmark` makes cuDNN time several algorithms for
+each new convolution configuration and cache the winner per configuration (input shape included:
+`aten/src/ATen/native/cudnn/Conv_v7.cpp`, `BenchmarkCache` keyed by `ConvolutionParams`); the
+docs' "Reproducibility" notes say the choice is made per input size.
+
 ## Example
 ```python
 torch.backends.cudnn.benchmark = True
@@ -47,4 +52,4 @@ still pays off.
 No findings on the judged corpus of `bench/corpus` (12 public training repositories,
 2,411 files; every finding is in `bench/corpus/judgments.tsv`): precision unmeasured.
 )",
-    true, &denpex::python::check, false, "no findings on the corpus (n=0)", "benchmark"};
+    true, &denpex::python::check, false, "no findings on the corpus (n=0)", "benchmark", "every supported"};

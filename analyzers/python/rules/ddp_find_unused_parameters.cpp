@@ -34,6 +34,12 @@ With the flag on, DDP walks the autograd graph from the outputs after every forw
 parameters that will not receive gradients. That costs time each step, and it is often left on
 after the model changed. When every parameter is used it is pure overhead; DDP warns about it.
 
+Versions: every release from 1.13 on. The `find_unused_parameters` docstring in
+`torch/nn/parallel/distributed.py` says DDP traverses the autograd graph from the forward's outputs
+to find unused parameters; when it finds none, the reducer warns that the flag "results in an extra
+traversal of the autograd graph every iteration, which can adversely affect performance".
+`static_graph=True` (1.11+) is the cheaper choice when the unused set never changes.
+
 ## Example
 ```python
 model = DistributedDataParallel(model, device_ids=[rank], find_unused_parameters=True)
@@ -46,4 +52,4 @@ No automatic fix: only the author knows whether some parameters are unused on so
 No findings on the judged corpus of `bench/corpus` (12 public training repositories,
 2,411 files; every finding is in `bench/corpus/judgments.tsv`): precision unmeasured.
 )",
-    true, &denpex::python::check, false, "no findings on the corpus (n=0)", "find_unused_parameters"};
+    true, &denpex::python::check, false, "no findings on the corpus (n=0)", "find_unused_parameters", "every supported"};

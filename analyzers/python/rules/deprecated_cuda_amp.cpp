@@ -184,4 +184,4 @@ only since PyTorch 2.4.
 Precision 1.00 (13/13, 6 of them `custom_fwd`/`custom_bwd`) (true findings / findings) on the judged corpus of `bench/corpus` (12 public training repositories,
 2,411 files; every finding is in `bench/corpus/judgments.tsv`). Before this rule was narrowed: 0.64 (7/11), until version fallbacks were exempted.
 )",
-    true, &denpex::python::check, false, "1.00 (13/13); 0.64 (7/11) before version fallbacks were exempted", "amp"};
+    true, &denpex::python::check, false, "1.00 (13/13); 0.64 (7/11) before version fallbacks were exempted", "amp", "2.4+ deprecated (torch.amp.GradScaler 2.3+)"};

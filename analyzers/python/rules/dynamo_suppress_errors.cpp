@@ -29,6 +29,10 @@ Flags assignments of `True` to `torch._dynamo.config.suppress_errors` (also thro
 With errors suppressed, any frame that fails to compile runs eagerly with only a log line: the
 job looks healthy but runs slow, and the real compiler error is never surfaced.
 
+Versions: PyTorch 2.0 and later. `torch/_dynamo/config.py` defines `suppress_errors` (also the
+`TORCHDYNAMO_SUPPRESS_ERRORS` environment variable); when true, a frame whose compilation fails is
+logged and run eagerly instead of raising.
+
 ## Example
 ```python
 torch._dynamo.config.suppress_errors = True
@@ -41,4 +45,4 @@ Sets it to `False`. Unsafe: compile errors that were hidden will now stop the pr
 No findings on the judged corpus of `bench/corpus` (12 public training repositories,
 2,411 files; every finding is in `bench/corpus/judgments.tsv`): precision unmeasured.
 )",
-    true, &denpex::python::check, false, "no findings on the corpus (n=0)", "suppress_errors"};
+    true, &denpex::python::check, false, "no findings on the corpus (n=0)", "suppress_errors", "2.0+ (torch.compile)"};

@@ -66,6 +66,10 @@ needs them again, so each step pays `cudaFree`/`cudaMalloc` and a device synchro
 does not reduce the memory tensors actually use, and it hides, rather than fixes, fragmentation
 (use `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True` for that).
 
+Versions: every release (`torch/cuda/memory.py`: "`empty_cache()` doesn't increase the amount of
+GPU memory available for PyTorch"; docs "CUDA semantics: memory management"). Releasing cached
+blocks makes the next allocations go back to `cudaMalloc`, which synchronises the device.
+
 ## Example
 ```python
 for batch in loader:
@@ -83,4 +87,4 @@ Precision 0.00 (0/11) (true findings / findings) on the judged corpus of `bench/
 in a `try`/`except`, after a `del`, or in a function merely called from a loop): none of those 11
 and nothing else on the corpus, so its precision on real code is unmeasured; it stays opt-in.
 )",
-    true, &denpex::python::check, true, "0.00 (0/11), then 0 findings after narrowing; opt-in", "empty_cache"};
+    true, &denpex::python::check, true, "0.00 (0/11), then 0 findings after narrowing; opt-in", "empty_cache", "every supported"};

@@ -45,6 +45,11 @@ Without original parameters FSDP exposes one flat parameter per unit; torch.comp
 through the views, producing graph breaks, recompiles or errors, and optimizers with per-parameter
 settings see the wrong tensors.
 
+Versions: FSDP (`torch.distributed.fsdp.FullyShardedDataParallel`) from 2.0, where
+`use_orig_params` was added with default False; its docstring says `use_orig_params=True` is
+needed for `torch.compile`. FSDP2's `fully_shard` (2.4+) does not flatten parameters and is not
+reported.
+
 ## Example
 ```python
 model = FSDP(model, auto_wrap_policy=policy)
@@ -63,4 +68,4 @@ parameters need converting.
 No findings on the judged corpus of `bench/corpus` (12 public training repositories,
 2,411 files; every finding is in `bench/corpus/judgments.tsv`): precision unmeasured.
 )",
-    true, &denpex::python::check, false, "no findings on the corpus (n=0)", "FullyShardedDataParallel"};
+    true, &denpex::python::check, false, "no findings on the corpus (n=0)", "FullyShardedDataParallel", "2.0+ (FSDP use_orig_params)"};

@@ -43,6 +43,10 @@ Loss scaling exists because float16 gradients underflow. bfloat16 has the same e
 float32, so it does not underflow: the scaler only adds an unscale pass, inf checks and skipped
 steps.
 
+Versions: every release with autocast (1.10+). The AMP docs ("Gradient Scaling") motivate scaling
+by float16's narrow range ("gradient values with small magnitudes may not be representable in
+float16"); bfloat16 has float32's 8-bit exponent, so its gradients do not underflow that way.
+
 ## Example
 ```python
 scaler = torch.amp.GradScaler("cuda")
@@ -58,4 +62,4 @@ No automatic fix: removing the scaler touches several lines (`scale`, `step`, `u
 No findings on the judged corpus of `bench/corpus` (12 public training repositories,
 2,411 files; every finding is in `bench/corpus/judgments.tsv`): precision unmeasured.
 )",
-    true, &denpex::python::check, false, "no findings on the corpus (n=0)", "GradScaler"};
+    true, &denpex::python::check, false, "no findings on the corpus (n=0)", "GradScaler", "1.10+ (autocast)"};

@@ -38,6 +38,11 @@ Each needs a concrete value on the host: Dynamo breaks the graph there, runs the
 separate graph, and the GPU stalls while the value is copied. A few of these per step can
 erase the benefit of compiling.
 
+Versions: PyTorch 2.0 and later. With the default
+`torch._dynamo.config.capture_scalar_outputs = False`, `Tensor.item()` is a graph break; `.tolist()`,
+`.numpy()` and `print` of tensors also break the graph (`print` stops breaking only when listed in
+`torch._dynamo.config.reorderable_logging_functions`, 2.4+). `TORCH_LOGS=graph_breaks` shows each one.
+
 ## Example
 ```python
 @torch.compile
@@ -54,4 +59,4 @@ No automatic fix: return the value and log it outside the compiled function.
 No findings on the judged corpus of `bench/corpus` (12 public training repositories,
 2,411 files; every finding is in `bench/corpus/judgments.tsv`): precision unmeasured.
 )",
-    true, &denpex::python::check, false, "no findings on the corpus (n=0)", "compile"};
+    true, &denpex::python::check, false, "no findings on the corpus (n=0)", "compile", "2.0+ (torch.compile)"};

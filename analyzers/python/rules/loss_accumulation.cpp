@@ -123,6 +123,10 @@ A loss tensor carries its autograd graph. Summing it keeps a reference to every 
 its saved activations, so memory grows step by step until CUDA runs out of memory, typically
 hours into training.
 
+Versions: every release. The PyTorch FAQ (docs/source/notes/faq.rst, "My model reports cuda
+runtime error(2): out of memory") names `total_loss += loss` as accumulating autograd history
+across the loop and gives `total_loss += float(loss)` as the fix.
+
 ## Example
 ```python
 for batch in loader:
@@ -146,4 +150,4 @@ Precision 0.00 (0/10) (true findings / findings) on the judged corpus of `bench/
 those 10 and nothing else on the corpus, so its precision on real code is unmeasured; it stays opt-in
 until it is shown right on real code.
 )",
-    true, &denpex::python::check, true, "0.00 (0/10), then 0 findings after narrowing; opt-in", ""};
+    true, &denpex::python::check, true, "0.00 (0/10), then 0 findings after narrowing; opt-in", "", "every supported"};

@@ -61,4 +61,4 @@ pass `weights_only=False` for trusted files that need full unpickling. Not offer
 Precision 1.00 (112/112) (true findings / findings) on the judged corpus of `bench/corpus` (12 public training repositories,
 2,411 files; every finding is in `bench/corpus/judgments.tsv`).
 )",
-    true, &denpex::python::check, false, "1.00 (112/112)", "load"};
+    true, &denpex::python::check, false, "1.00 (112/112)", "load", "1.13-2.5 unsafe default; 2.6+ default True"};

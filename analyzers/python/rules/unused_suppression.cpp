@@ -12,6 +12,9 @@ bare `# noqa` are left alone.
 ## Why it matters
 Stale suppressions hide the next real finding on that line and mislead readers.
 
+Versions: not a PyTorch premise; it concerns Denpex's own `# denpex: ignore[...]` and
+`# noqa: DPX...` comments.
+
 ## Example
 ```python
 state = torch.load(path, weights_only=True)  # denpex: ignore[DPX008]
@@ -24,4 +27,4 @@ Removes the comment when every code in it is unused. Safe: nothing was being sup
 No findings on the judged corpus of `bench/corpus` (12 public training repositories,
 2,411 files; every finding is in `bench/corpus/judgments.tsv`): precision unmeasured.
 )",
-    false, nullptr, false, "no findings on the corpus (n=0)", "denpex DPX*"};
+    false, nullptr, false, "no findings on the corpus (n=0)", "denpex DPX*", "-"};

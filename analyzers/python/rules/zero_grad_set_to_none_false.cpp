@@ -68,4 +68,4 @@ between steps, or an optimizer that treats `None` and zero differently, changes 
 Precision 1.00 (1/1) (true findings / findings) on the judged corpus of `bench/corpus` (12 public training repositories,
 2,411 files; every finding is in `bench/corpus/judgments.tsv`). Before this rule was narrowed: 0.50 (1/2), until in-place `.grad` writers were exempted.
 )",
-    true, &denpex::python::check, false, "1.00 (1/1); 0.50 (1/2) before in-place `.grad` writers were exempted", "zero_grad"};
+    true, &denpex::python::check, false, "1.00 (1/1); 0.50 (1/2) before in-place `.grad` writers were exempted", "zero_grad", "every supported (default None since 2.0)"};

@@ -33,6 +33,9 @@ struct RuleInfo {
   // resolves to a qualified name only through an import or attribute that spells its last part.
   // Files with none of the enabled rules' identifiers are not parsed. Empty: no such bound.
   std::string_view tokens;
+  // The PyTorch versions under which the harm occurs, in short ("2.0+ (torch.compile)"); the doc's
+  // "Versions:" paragraph gives the source.
+  std::string_view versions;
 };
 
 // Whether `source` contains one of `rule.tokens` (true when the rule declares none).

@@ -126,6 +126,7 @@ void Module::build() {
   walk();
   resolve_calls();
   mark_steps();
+  mark_no_grad_callees();
 }
 
 std::string_view Module::text(TSNode n) const {
@@ -589,6 +590,37 @@ void Module::mark_steps() {
           changed = true;
         }
       }
+    }
+    if (!changed) break;
+  }
+}
+
+// `def run_eval(...)` called only inside `with torch.no_grad():` runs with grad off. Judged from
+// this file's calls alone: a function called from nowhere here, or called anywhere here with grad
+// on, keeps grad mode unknown (on). Same-named functions share a verdict: any call with grad on
+// keeps them all on.
+void Module::mark_no_grad_callees() {
+  auto callee = [&](const Call& c) -> std::string_view {
+    if (kind_of(c.function) == Kind::Identifier) return text(c.function);
+    if (kind_of(c.receiver) == Kind::Identifier && text(c.receiver) == "self") return c.method;
+    return {};
+  };
+  if (functions_.empty()) return;
+  std::unordered_map<std::string_view, std::pair<size_t, size_t>> seen;  // name -> calls, calls with grad off
+  for (int round = 0; round < 3; ++round) {
+    seen.clear();
+    for (const auto& c : calls_) {
+      std::string_view name = callee(c);
+      if (name.empty()) continue;
+      auto& [calls, off] = seen[name];
+      ++calls;
+      off += in_no_grad(c.scope);
+    }
+    bool changed = false;
+    for (auto& f : functions_) {
+      if (f.no_grad) continue;
+      auto it = seen.find(f.name);
+      if (it != seen.end() && it->second.first == it->second.second) f.no_grad = changed = true;
     }
     if (!changed) break;
   }

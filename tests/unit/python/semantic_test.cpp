@@ -142,3 +142,25 @@ TEST_CASE("suppressions: line, noqa, file level, and selection") {
   REQUIRE(a.findings.size() == 1);
   CHECK(a.findings[0].severity == core::Severity::Error);
 }
+
+TEST_CASE("grad mode: a helper called only under no_grad runs with grad off, for every rule") {
+  const char* helper =
+      "import torch\n"
+      "def run_eval(model, loader):\n"
+      "    model.eval()\n"
+      "    for x in loader:\n"
+      "        y = model(x)\n";
+  // Called only inside `with torch.no_grad():`: silent.
+  CHECK(codes(std::string(helper) + "with torch.no_grad():\n    run_eval(m, l)\n").empty());
+  // Called once with grad on as well: the forward records a graph there, reported.
+  CHECK(codes(std::string(helper) + "with torch.no_grad():\n    run_eval(m, l)\nrun_eval(m, l)\n") ==
+        std::vector<std::string>{"DPX010@5"});
+  // Never called in this file: grad mode unknown, reported as before.
+  CHECK(codes(helper) == std::vector<std::string>{"DPX010@5"});
+  // Through a chain: a helper called only from a function that is itself only called under no_grad.
+  CHECK(codes(std::string(helper) + "def outer(m, l):\n    run_eval(m, l)\nwith torch.inference_mode():\n    outer(m, l)\n")
+            .empty());
+  python::Module m(std::string(helper) + "@torch.no_grad()\ndef report(m, l):\n    return run_eval(m, l)\n");
+  REQUIRE(m.functions().size() == 2);
+  CHECK(m.functions()[0].no_grad);
+}

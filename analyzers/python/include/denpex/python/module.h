@@ -47,7 +47,8 @@ struct Function {
   std::string_view name;
   int parent = -1;          // enclosing function, -1 at module or class level
   Scope scope;              // where the `def` itself runs (its decorators are evaluated there)
-  bool no_grad = false;     // decorated with @torch.no_grad / @torch.inference_mode
+  bool no_grad = false;     // decorated with @torch.no_grad / @torch.inference_mode, or every call
+                            // of it in this file is in such a region
   bool compiled = false;    // decorated with @torch.compile or passed to torch.compile(name)
   bool per_step = false;    // named like a step function, or called from a loop
   bool called_in_loop = false;
@@ -128,7 +129,8 @@ class Module {
   bool per_step(const Scope& s) const;
   // Inside a function compiled with torch.compile (directly or in a nested def).
   bool in_compiled(const Scope& s) const;
-  // Inside a no_grad/inference_mode region or a function decorated with one.
+  // Inside a no_grad/inference_mode region, a function decorated with one, or a function that this
+  // file calls only from such regions (every rule sees grad mode the same way through this).
   bool in_no_grad(const Scope& s) const;
   const Function* function(const Scope& s) const {
     return s.function < 0 ? nullptr : &functions_[static_cast<size_t>(s.function)];
@@ -146,6 +148,7 @@ class Module {
   void walk();
   void resolve_calls();
   void mark_steps();
+  void mark_no_grad_callees();
   void read_dict_splat(Call& c, TSNode splat) const;
   void read_import(TSNode n);
   void add_binding(std::string_view local, std::string qualified);

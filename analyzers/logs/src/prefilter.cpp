@@ -6,11 +6,19 @@
 #include <algorithm>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace denpex::logs {
 namespace {
 
 constexpr size_t kWindow = 4;  // bytes hashed per probe; also the shortest usable atom
 constexpr size_t kMaxStride = 8;
+// Atoms shorter than kWindow + kShortStride - 1 bytes would hold the probe to a small stride;
+// when there are few of them they are searched apart, two bytes at a time over 16 positions.
+constexpr size_t kShortStride = 4;
+constexpr size_t kMaxShort = 12;
 
 inline uint32_t load32(const char* p) {
   uint32_t w;
@@ -120,6 +128,12 @@ std::unique_ptr<LiteralPrefilter> LiteralPrefilter::build(const std::vector<std:
     if (!redundant) out->atoms_.push_back(std::move(a));
   }
   size_t shortest = out->atoms_.front().size();
+  size_t short_count = 0;
+  for (const auto& a : out->atoms_) short_count += a.size() < kWindow + kShortStride - 1 ? 1 : 0;
+  if (short_count > 0 && short_count <= kMaxShort && short_count < out->atoms_.size()) {
+    for (uint32_t a = 0; a < short_count; ++a) out->short_.push_back(a);  // atoms_ is sorted by length
+    shortest = out->atoms_[short_count].size();
+  }
   out->stride_ = std::clamp<size_t>(shortest - kWindow + 1, 1, kMaxStride);
   // How often each window hash occurs in the sample.
   std::vector<uint32_t> seen(sample.size() >= kWindow ? size_t(1) << kBits : 0, 0);
@@ -129,7 +143,7 @@ std::unique_ptr<LiteralPrefilter> LiteralPrefilter::build(const std::vector<std:
   }
   out->bits_.assign((size_t(1) << kBits) / 64, 0);
   out->bits2_.assign((size_t(1) << kBits) / 64, 0);
-  for (uint32_t a = 0; a < out->atoms_.size(); ++a) {
+  for (uint32_t a = static_cast<uint32_t>(out->short_.size()); a < out->atoms_.size(); ++a) {
     const std::string& atom = out->atoms_[a];
     // Every occurrence covers exactly one probed position, at one of `stride` consecutive
     // window offsets starting at `base`; the base whose windows the sample holds least wins.
@@ -173,12 +187,49 @@ void LiteralPrefilter::verify(const char* text, size_t n, size_t at, uint32_t ha
   }
 }
 
+void LiteralPrefilter::find_short(const char* p, size_t n, std::vector<std::pair<uint32_t, uint32_t>>* hits) const {
+  auto at = [&](size_t i) {
+    for (uint32_t a : short_) {
+      const std::string& atom = atoms_[a];
+      if (i + atom.size() > n) continue;
+      size_t k = 0;
+      while (k < atom.size() && lower(static_cast<unsigned char>(p[i + k])) == static_cast<unsigned char>(atom[k])) ++k;
+      if (k == atom.size()) hits->emplace_back(static_cast<uint32_t>(i), static_cast<uint32_t>(i + atom.size()));
+    }
+  };
+  size_t i = 0;
+#if defined(__SSE2__)
+  // Candidates where the first three bytes of some short atom stand, folded as window_hash folds.
+  const __m128i fold = _mm_set1_epi8(0x20);
+  __m128i b0[kMaxShort], b1[kMaxShort], b2[kMaxShort];
+  for (size_t k = 0; k < short_.size(); ++k) {
+    b0[k] = _mm_set1_epi8(static_cast<char>(atoms_[short_[k]][0] | 0x20));
+    b1[k] = _mm_set1_epi8(static_cast<char>(atoms_[short_[k]][1] | 0x20));
+    b2[k] = _mm_set1_epi8(static_cast<char>(atoms_[short_[k]][2] | 0x20));
+  }
+  for (; i + 18 <= n; i += 16) {
+    const __m128i v0 = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), fold);
+    const __m128i v1 = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 1)), fold);
+    const __m128i v2 = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 2)), fold);
+    __m128i any = _mm_setzero_si128();
+    for (size_t k = 0; k < short_.size(); ++k)
+      any = _mm_or_si128(any, _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(v0, b0[k]), _mm_cmpeq_epi8(v1, b1[k])),
+                                            _mm_cmpeq_epi8(v2, b2[k])));
+    for (unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(any)); mask != 0; mask &= mask - 1)
+      at(i + static_cast<size_t>(__builtin_ctz(mask)));
+  }
+#endif
+  for (; i + 3 < n; ++i) at(i);
+}
+
 bool LiteralPrefilter::find(std::string_view text, std::vector<std::pair<uint32_t, uint32_t>>* hits) const {
   const char* p = text.data();
   const size_t n = text.size();
   if (has_ascii_folding_rune(p, n)) return false;
-  if (n < kWindow) return true;
+  if (n < kWindow && short_.empty()) return true;
   const size_t first_hit = hits->size();
+  if (!short_.empty()) find_short(p, n, hits);
+  if (n < kWindow) return true;
   const uint64_t* bits = bits_.data();
   const size_t s = stride_;
   const size_t last = n - kWindow;  // the last position a window fits at
@@ -201,7 +252,7 @@ bool LiteralPrefilter::find(std::string_view text, std::vector<std::pair<uint32_
     const uint32_t h = window_hash<kBits>(load32(p + i));
     if (test(h)) verify(p, n, i, h, hits);
   }
-  // Atoms are probed at different offsets: occurrences come out of order.
+  // Atoms are probed at different offsets, short ones apart: occurrences come out of order.
   std::sort(hits->begin() + static_cast<std::ptrdiff_t>(first_hit), hits->end());
   return true;
 }

@@ -9,7 +9,9 @@
 // with one is screened exactly as before, so the result never changes, only the cost.
 //
 // The search is a hashed 4-byte window probe (no loop-carried dependency, unlike a DFA), with a
-// stride when every atom is long enough, then a case-insensitive compare of the candidates.
+// stride when every atom is long enough, then a case-insensitive compare of the candidates. The
+// few atoms too short for a stride of 4 (`exit`, `error`, `fatal`) are found apart, by a 16-byte
+// SSE2 compare of their first two bytes.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -47,8 +49,10 @@ class LiteralPrefilter {
   };
   void verify(const char* text, size_t n, size_t at, uint32_t hash,
               std::vector<std::pair<uint32_t, uint32_t>>* hits) const;
+  void find_short(const char* text, size_t n, std::vector<std::pair<uint32_t, uint32_t>>* hits) const;
 
-  std::vector<std::string> atoms_;  // lowercase ASCII, each >= 4 bytes
+  std::vector<std::string> atoms_;  // lowercase ASCII, each >= 4 bytes, shortest first
+  std::vector<uint32_t> short_;     // the first few atoms, searched apart so the stride can grow
   std::vector<uint64_t> bits_;      // 2^kBits membership bits over window hashes
   std::vector<uint64_t> bits2_;     // the same under a second hash: most collisions end here
   std::vector<Slot> slots_;         // sorted by hash

@@ -22,7 +22,7 @@ const char* const kEventMarkers[] = {
     R"(During handling of the above exception)",
     R"(terminate called)",
     R"(what\(\):)",
-    R"(Root Cause \(first observed failure\))",
+    R"(Root Cause(?: \(first observed failure\))?:)",
     R"(Failures:)",  // unanchored: a launcher prefix may come first
     R"([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Failure)\b)",
     R"(Error|ERROR|error:|Exception|FAILED|Fatal|FATAL|fatal:|Killed|Segmentation fault|Aborted)",

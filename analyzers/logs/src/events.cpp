@@ -132,7 +132,7 @@ const ExceptionEvent* EventTracker::exception_at(uint64_t line) const {
 }
 
 static bool is_table_key(std::string_view key) {
-  for (std::string_view k : {"time", "host", "rank", "exitcode", "error_file", "traceback"})
+  for (std::string_view k : {"time", "host", "rank", "exitcode", "error_file", "traceback", "msg"})
     if (key == k) return true;
   return false;
 }
@@ -164,22 +164,40 @@ void EventTracker::table_field(std::string_view key, std::string_view value) {
   } else if (key == "exitcode") {
     current_.exitcode = leading_int(value);
     current_.has_exitcode = true;
-  } else if (key == "traceback" && value.starts_with("Signal ")) {
+  } else if ((key == "traceback" || key == "msg") && value.starts_with("Signal ")) {
+    current_.signal = std::string(value.substr(0, 128));
+  } else if (key == "msg" && value.starts_with("\"Signal ")) {  // torch 1.9: msg: "Signal 9 (SIGKILL) ..."
+    value.remove_prefix(1);
+    if (value.ends_with("\"")) value.remove_suffix(1);
     current_.signal = std::string(value.substr(0, 128));
   }
 }
 
+// Where torchrun's root-cause section starts in `text`, and the length of its heading: since 1.10
+// `Root Cause (first observed failure):`, in 1.9 a line `Root Cause:` (then `[0]:` and fields
+// `time: ...`, `rank: 0 (local_rank: 0)`, `exitcode: ...`, `msg: "..."`, then `Other Failures:`).
+static std::pair<size_t, size_t> root_cause_heading(std::string_view text) {
+  if (size_t rc = text.find("Root Cause (first observed failure):"); rc != std::string_view::npos) return {rc, 36};
+  size_t rc = text.find("Root Cause:");
+  if (rc == std::string_view::npos) return {std::string_view::npos, 0};
+  std::string_view after = trim(text.substr(rc + 11));
+  if (!trim(text.substr(0, rc)).empty() && !after.starts_with("[")) return {std::string_view::npos, 0};
+  if (after.empty() || after.starts_with("[")) return {rc, 11};
+  return {std::string_view::npos, 0};
+}
+
 void EventTracker::feed(uint64_t line, std::string_view text) {
   // torchrun's summary table (torch/distributed/elastic/multiprocessing/errors/__init__.py).
-  if (size_t rc = text.find("Root Cause (first observed failure):"); rc != std::string_view::npos) {
+  if (auto [rc, heading] = root_cause_heading(text); rc != std::string_view::npos) {
     table_ = Table::RootCause;
     current_ = RootCause{};
     current_.line = line;
     // A table pasted flattened onto one line: `Root Cause (first observed failure): [0]: time :
     // 2024-08-17_13:24:04 host : server rank : 0 (local_rank: 0) exitcode : 1 (pid: 42) ...`.
-    std::string_view rest = text.substr(rc + 36);
+    std::string_view rest = text.substr(rc + heading);
+    if (size_t other = rest.find("Other Failures:"); other != std::string_view::npos) rest = rest.substr(0, other);
     std::vector<std::pair<size_t, std::string_view>> keys;
-    for (std::string_view key : {"time", "host", "rank", "exitcode", "error_file", "traceback"}) {
+    for (std::string_view key : {"time", "host", "rank", "exitcode", "error_file", "traceback", "msg"}) {
       for (size_t at = rest.find(key); at != std::string_view::npos; at = rest.find(key, at + 1)) {
         if (at > 0 && rest[at - 1] != ' ') continue;
         size_t j = at + key.size();
@@ -204,7 +222,7 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
     }
     return;
   }
-  if (table_ == Table::None && trim(text) == "Failures:") {
+  if (table_ == Table::None && (trim(text) == "Failures:" || trim(text) == "Other Failures:")) {
     table_ = Table::Failures;
     failure_rank_ = -1;
     return;
@@ -222,7 +240,7 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
       }
       in_table_traceback_ = false;
     }
-    if (t.starts_with("Failures:")) {
+    if (t.starts_with("Failures:") || t.starts_with("Other Failures:")) {
       table_ = Table::Failures;
       failure_rank_ = -1;
       return;

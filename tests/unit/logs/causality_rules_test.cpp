@@ -158,6 +158,40 @@ TEST_CASE("torchrun's root cause: flattened onto one line, and the earliest of s
   CHECK(two.root_cause->cause.rank == 4);
 }
 
+// torch 1.9's summary (errors/__init__.py _MSG_FORMAT_TEMPLATE): `Root Cause:` and `Other Failures:`
+// sections of `[i]:` entries with `time:`/`rank:`/`exitcode:`/`error_file:`/`msg:` fields.
+TEST_CASE("torchrun's root cause in the 1.9 format, as printed and flattened") {
+  const std::string stars(60, '*'), rule(60, '=');
+  std::string table = "Traceback (most recent call last):\n"
+                      "  File \"/opt/conda/bin/torchrun\", line 33, in <module>\n"
+                      "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n" +
+                      stars + "\n                    train.py FAILED\n" + rule +
+                      "\nRoot Cause:\n[0]:\n  time: 2021-09-14_10:32:47\n  rank: 2 (local_rank: 2)\n"
+                      "  exitcode: 1 (pid: 16542)\n  error_file: <N/A>\n"
+                      "  msg: \"Process failed with exitcode 1\"\n" +
+                      rule +
+                      "\nOther Failures:\n[1]:\n  time: 2021-09-14_10:32:48\n  rank: 0 (local_rank: 0)\n"
+                      "  exitcode: -15 (pid: 16540)\n  error_file: <N/A>\n"
+                      "  msg: \"Signal 15 (SIGTERM) received by PID 16540\"\n" +
+                      stars + "\n";
+  auto r = diagnose({{"launcher.log", table}});
+  REQUIRE(r.root_cause);
+  CHECK(r.root_cause->cause.rank == 2);
+  CHECK(r.root_cause->cause.exitcode == 1);
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses[0].initiating_rank == 2);
+  auto flat = diagnose({{"paste.log", "ChildFailedError: *** train.py FAILED === Root Cause: [0]: time: 2021-09-14_10:32:47 "
+                                      "rank: 5 (local_rank: 1) exitcode: -9 (pid: 77) error_file: <N/A> msg: \"Signal 9 "
+                                      "(SIGKILL) received by PID 77\" === Other Failures: [1]: time: 2021-09-14_10:32:49 "
+                                      "rank: 0 (local_rank: 0) exitcode: 1 (pid: 70)\n"}});
+  REQUIRE(flat.root_cause);
+  CHECK(flat.root_cause->cause.rank == 5);
+  CHECK(flat.root_cause->cause.exitcode == -9);
+  // Prose that merely says "Root Cause:" is no table.
+  auto prose = diagnose({{"notes.log", "Root Cause: the dataloader ran out of shared memory\nrank: 3\n"}});
+  CHECK_FALSE(prose.root_cause);
+}
+
 TEST_CASE("a rank named by its peers' monitored_barrier is the initiator") {
   auto r = diagnose({{"rank0.log", "RuntimeError: [Rank 0]: Rank 3 failed to pass monitoredBarrier in 2000 ms\n"},
                      {"rank1.log", "step 2\n"},

@@ -211,8 +211,20 @@ size_t pod_prefix(std::string_view line, std::string& pod) {
 
 }  // namespace
 
+// A syslog/journal kernel line names its host: `Mar  3 04:05:06 gpu-7 kernel: NVRM: Xid ...`
+// (kern.log, /var/log/messages, `journalctl -k`). The line is kept whole: fingerprints see it all.
+static void syslog_host(std::string_view line, std::string& node) {
+  if (line.size() < 24 || line[3] != ' ' || line[6] != ' ' || line[9] != ':' || line[12] != ':' || line[15] != ' ') return;
+  if (!std::isupper(static_cast<unsigned char>(line[0]))) return;
+  std::string_view rest = line.substr(16);
+  size_t sp = rest.find(' ');
+  if (sp == std::string_view::npos || sp == 0 || sp > 253 || rest.substr(sp + 1, 7) != "kernel:") return;
+  node = std::string(rest.substr(0, sp));
+}
+
 Attribution attribute_line(std::string_view line) {
   Attribution a;
+  if (line.size() > 24 && line[3] == ' ' && line[15] == ' ') syslog_host(line, a.node);
   if (size_t k = paste_prefix(line)) {
     a.strip += k;
     line.remove_prefix(k);

@@ -457,6 +457,35 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
                          " as the first observed failure" + (rc.has_exitcode ? " (exitcode " + std::to_string(rc.exitcode) + ")" : "") +
                          "; that rank's own error output is not in these logs.");
   }
+  // A GPU fault that names its PCI address (an Xid in dmesg) belongs to the rank whose NCCL
+  // communicator was initialised on that GPU, on the same node when both are known.
+  if (auto pci = primary->hit.captures.find("pci"); d.initiating_rank < 0 && pci != primary->hit.captures.end()) {
+    const std::string bus = nccl_bus_id(pci->second);
+    const std::string node = !d.initiating_node.empty() ? d.initiating_node : primary->source->node;
+    // Every node has a GPU at each common bus id: with the fault's node unknown, the id decides
+    // only when all the NCCL lines that carry it agree on the rank.
+    std::vector<std::pair<const SourceInfo*, const BusRank*>> found;
+    for (const auto& s : st.sources)
+      for (const auto& b : s.events.bus_ranks()) {
+        const std::string& host = !s.node.empty() ? s.node : b.host;
+        if (b.bus == bus && (node.empty() || host.empty() || host == node)) found.emplace_back(&s, &b);
+      }
+    auto rank_of = [](const std::pair<const SourceInfo*, const BusRank*>& f) {
+      return f.first->rank >= 0 ? f.first->rank : f.second->rank;
+    };
+    bool agree = !found.empty();
+    for (const auto& f : found) agree = agree && rank_of(f) == rank_of(found.front());
+    if (agree) {
+      const auto& [s, b] = found.front();
+      d.initiating_rank = rank_of(found.front());
+      d.initiating_local_rank = b->cuda_dev;
+      if (d.initiating_node.empty()) d.initiating_node = !s->node.empty() ? s->node : b->host;
+      hang_notes.push_back("The GPU at PCI " + pci->second + " is rank " + std::to_string(d.initiating_rank) +
+                           "'s: NCCL initialised its communicator there (busId " + b->bus + ", cudaDev " +
+                           std::to_string(b->cuda_dev) + ", " + st.inputs[s->input].summary.file + ":" +
+                           std::to_string(b->line) + ").");
+    }
+  }
   if (d.initiating_rank < 0) {
     for (const auto& c : all) {
       auto lr = c.hit.captures.find("local_rank");

@@ -24,6 +24,7 @@ const char* const kEventMarkers[] = {
     R"(what\(\):)",
     R"(Root Cause(?: \(first observed failure\))?:)",
     R"(Failures:)",  // unanchored: a launcher prefix may come first
+    R"( busId [0-9a-fA-F]+)",  // NCCL's communicator init: a GPU's bus id and its rank
     R"([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Failure)\b)",
     R"(Error|ERROR|error:|Exception|FAILED|Fatal|FATAL|fatal:|Killed|Segmentation fault|Aborted)",
 };

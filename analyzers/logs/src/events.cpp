@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 namespace denpex::logs {
 namespace {
@@ -186,7 +187,48 @@ static std::pair<size_t, size_t> root_cause_heading(std::string_view text) {
   return {std::string_view::npos, 0};
 }
 
+std::string nccl_bus_id(std::string_view pci) {
+  std::string hex;
+  for (char c : pci)
+    if (std::isxdigit(static_cast<unsigned char>(c))) hex += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  // "0000:5d:00" names domain, bus and device; NCCL's id also holds the function digit.
+  if (pci.find('.') == std::string_view::npos) hex += '0';
+  size_t nz = hex.find_first_not_of('0');
+  return nz == std::string::npos ? "0" : hex.substr(nz);
+}
+
+// The integer after `key` (" rank ", " cudaDev ") in `text`, -1 when absent.
+static int int_after(std::string_view text, std::string_view key) {
+  size_t at = text.find(key);
+  return at == std::string_view::npos ? -1 : leading_int(text.substr(at + key.size()));
+}
+
+static std::optional<BusRank> parse_bus_rank(uint64_t line, std::string_view text) {
+  size_t bus = text.find(" busId ");
+  size_t info = text.find(" NCCL INFO ");
+  if (bus == std::string_view::npos || info == std::string_view::npos || info > bus) return std::nullopt;
+  BusRank b;
+  b.line = line;
+  std::string_view after = text.substr(info);
+  b.rank = int_after(after, " rank ");
+  b.nranks = int_after(after, " nranks ");
+  b.cuda_dev = int_after(after, " cudaDev ");
+  std::string_view id = text.substr(bus + 7);
+  size_t end = 0;
+  while (end < id.size() && std::isxdigit(static_cast<unsigned char>(id[end]))) ++end;
+  if (b.rank < 0 || end == 0) return std::nullopt;
+  b.bus = nccl_bus_id(std::string(id.substr(0, end)) + ".");  // already NCCL's spelling: no digit added
+  if (size_t colon = text.find(':'); colon != std::string_view::npos && colon < info)
+    b.host = std::string(trim(text.substr(0, colon)).substr(0, 256));
+  return b;
+}
+
 void EventTracker::feed(uint64_t line, std::string_view text) {
+  if (bus_ranks_.size() < kMaxEvents)
+    if (auto b = parse_bus_rank(line, text)) {
+      bus_ranks_.push_back(std::move(*b));
+      return;
+    }
   // torchrun's summary table (torch/distributed/elastic/multiprocessing/errors/__init__.py).
   if (auto [rc, heading] = root_cause_heading(text); rc != std::string_view::npos) {
     table_ = Table::RootCause;

@@ -128,6 +128,9 @@ TEST_CASE("ranks and nodes from the prefixes people paste behind") {
   CHECK(box.substr(b.strip).starts_with("torch.OutOfMemoryError"));
   auto num = logs::attribute_line("[80746] [rank0]:[E321 02:07:08.408271257 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog");
   CHECK(num.rank == 0);
+  auto sys = logs::attribute_line("May  1 12:34:56 node-02 kernel: [ 4254.197860] NVRM: Xid (PCI:0000:5d:00): 79");
+  CHECK(sys.node == "node-02");
+  CHECK(sys.strip == 0);  // the kernel line stays whole for the fingerprints
   // Not hosts: exception names, log levels, shared libraries, dates.
   CHECK(logs::attribute_line("RuntimeError: x").node.empty());
   CHECK(logs::attribute_line("libc10.so: cannot open shared object file").node.empty());
@@ -190,6 +193,28 @@ TEST_CASE("torchrun's root cause in the 1.9 format, as printed and flattened") {
   // Prose that merely says "Root Cause:" is no table.
   auto prose = diagnose({{"notes.log", "Root Cause: the dataloader ran out of shared memory\nrank: 3\n"}});
   CHECK_FALSE(prose.root_cause);
+}
+
+TEST_CASE("an Xid's PCI address names the rank whose NCCL communicator used that GPU") {
+  CHECK(logs::nccl_bus_id("0000:5d:00") == "5d000");
+  CHECK(logs::nccl_bus_id("0000:1B:00.0") == "1b000");
+  CHECK(logs::nccl_bus_id("00000000:3b:00") == "3b000");
+  const char* xid = "Mar  3 04:05:06 gpu-7 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', name=<unknown>, "
+                    "GPU has fallen off the bus.\n";
+  // Unprefixed output of one process per GPU: NCCL's own `host:pid:tid [dev]` prefix and comm rank.
+  auto init = [](const char* host, int rank, const char* bus) {
+    return std::string(host) + ":900" + std::to_string(rank) + ":910" + std::to_string(rank) + " [" + std::to_string(rank) +
+           "] NCCL INFO comm 0x7f00 rank " + std::to_string(rank) + " nranks 8 cudaDev " + std::to_string(rank) +
+           " busId " + bus + " - Init COMPLETE\n";
+  };
+  auto r = diagnose({{"dmesg-gpu-7.log", xid}, {"train.log", init("gpu-7", 5, "3b000") + init("gpu-7", 6, "5d000")}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses[0].entry->id == "xid-79-gpu-fallen-off-bus");
+  CHECK(r.diagnoses[0].initiating_rank == 5);
+  // The same bus id on another node is another GPU: no rank.
+  auto other = diagnose({{"dmesg-gpu-7.log", xid}, {"train.log", init("gpu-8", 5, "3b000")}});
+  REQUIRE_FALSE(other.diagnoses.empty());
+  CHECK(other.diagnoses[0].initiating_rank == -1);
 }
 
 TEST_CASE("a rank named by its peers' monitored_barrier is the initiator") {

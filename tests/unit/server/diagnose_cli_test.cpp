@@ -93,6 +93,12 @@ TEST_CASE("diagnose: each fixture names the right failure and rank") {
   auto x = diagnose_json("tests/fixtures/logs/xid79")["diagnoses"][0];
   CHECK(x["entry"] == "xid-79-gpu-fallen-off-bus");
   CHECK(x["initiating_node"] == "node-02");
+  CHECK(x["initiating_rank"].is_null());  // no NCCL init line ties the GPU to a rank
+  // With NCCL's init lines (busId 5d000 = PCI 0000:5d:00.0), the Xid's GPU is rank 2's.
+  auto xb = diagnose_json("tests/fixtures/logs/xid79-busid")["diagnoses"][0];
+  CHECK(xb["entry"] == "xid-79-gpu-fallen-off-bus");
+  CHECK(xb["initiating_rank"] == 2);
+  CHECK(xb["initiating_node"] == "node-02");
   auto h = diagnose_json("tests/fixtures/logs/hang-seq.log")["diagnoses"][0];
   CHECK(h["initiating_rank"] == 2);
   // The chain starts where the hang started, not at the first timeout printed by another rank.

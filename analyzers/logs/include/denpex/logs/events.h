@@ -48,6 +48,21 @@ struct RootCause {
   std::string signal;  // "Signal 9 (SIGKILL) received by PID 1234" when the table says so
 };
 
+// NCCL's communicator init line, which ties a GPU's PCI bus id to a rank:
+// `node-02:41222:41290 [2] NCCL INFO comm 0x5581a3e0 rank 2 nranks 4 cudaDev 2 nvmlDev 2 busId 5d000
+// commId 0x... - Init START` (NCCL's init.cc; older versions print no nvmlDev/commId).
+struct BusRank {
+  uint64_t line = 0;
+  std::string bus;  // as NCCL prints it: hex, no leading zeros ("5d000" for PCI 0000:5d:00.0)
+  int rank = -1;    // the rank in that communicator
+  int nranks = -1;
+  int cuda_dev = -1;
+  std::string host;  // NCCL's own `host:pid:tid` prefix
+};
+
+// NCCL's spelling of a PCI address ("0000:5d:00" or "0000:5d:00.0", as Xid lines print it).
+std::string nccl_bus_id(std::string_view pci);
+
 // A traceback torchrun copied into its summary table (`traceback : Traceback (most recent call
 // last):` and the indented lines after it): the lines [first_line, last_line] belong to `rank`.
 struct TableTraceback {
@@ -76,6 +91,7 @@ class EventTracker {
   const std::vector<RootCause>& root_causes() const { return root_causes_; }
   // Ranks named in the `Failures:` section of a torchrun summary (other than the root cause).
   const std::vector<int>& other_failed_ranks() const { return other_failed_; }
+  const std::vector<BusRank>& bus_ranks() const { return bus_ranks_; }
   const std::vector<TableTraceback>& table_tracebacks() const { return table_tracebacks_; }
   // The rank whose table traceback contains `line`, -1 when none does.
   int table_traceback_rank(uint64_t line) const;
@@ -118,6 +134,7 @@ class EventTracker {
   std::vector<ExceptionEvent> exceptions_;
   std::vector<RootCause> root_causes_;
   std::vector<int> other_failed_;
+  std::vector<BusRank> bus_ranks_;
   std::vector<TableTraceback> table_tracebacks_;
 };
 

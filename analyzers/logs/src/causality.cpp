@@ -486,6 +486,20 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
                            std::to_string(b->line) + ").");
     }
   }
+  // torch.multiprocessing.spawn names the worker: `-- Process N terminated with the following
+  // error:` above its traceback, or `process N terminated with signal ...` when it was killed.
+  // Its index is the rank spawn's function receives, the global rank on one node.
+  if (d.initiating_rank < 0) {
+    int process = primary->source->events.spawn_process_at(primary->hit.line);
+    if (auto p = primary->hit.captures.find("process"); process < 0 && p != primary->hit.captures.end())
+      process = std::atoi(p->second.c_str());
+    if (process >= 0) {
+      d.initiating_rank = process;
+      hang_notes.push_back("torch.multiprocessing.spawn reported process " + std::to_string(process) +
+                           " as the one that failed (" + at(st, *primary) + "); on a single node that is rank " +
+                           std::to_string(process) + ".");
+    }
+  }
   if (d.initiating_rank < 0) {
     for (const auto& c : all) {
       auto lr = c.hit.captures.find("local_rank");

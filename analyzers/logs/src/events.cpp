@@ -223,7 +223,22 @@ static std::optional<BusRank> parse_bus_rank(uint64_t line, std::string_view tex
   return b;
 }
 
+int EventTracker::spawn_process_at(uint64_t line) const {
+  // The marker heads the worker's traceback (the error re-raised in the parent follows it); the
+  // `ProcessRaisedException:` line itself sits just above it.
+  for (auto it = spawn_marks_.rbegin(); it != spawn_marks_.rend(); ++it)
+    if (it->first <= line + 3 && line <= it->first + 400) return it->second;
+  return -1;
+}
+
 void EventTracker::feed(uint64_t line, std::string_view text) {
+  // torch/multiprocessing/spawn.py, ProcessContext.join (every release from 1.x).
+  if (std::string_view t = trim(text); t.starts_with("-- Process ") && spawn_marks_.size() < kMaxEvents) {
+    if (t.find(" terminated with the following error") != std::string_view::npos) {
+      int p = leading_int(t.substr(11));
+      if (p >= 0) spawn_marks_.emplace_back(line, p);
+    }
+  }
   if (bus_ranks_.size() < kMaxEvents)
     if (auto b = parse_bus_rank(line, text)) {
       bus_ranks_.push_back(std::move(*b));

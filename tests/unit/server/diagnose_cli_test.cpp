@@ -99,6 +99,13 @@ TEST_CASE("diagnose: each fixture names the right failure and rank") {
   CHECK(xb["entry"] == "xid-79-gpu-fallen-off-bus");
   CHECK(xb["initiating_rank"] == 2);
   CHECK(xb["initiating_node"] == "node-02");
+  // torch.multiprocessing.spawn names the failed process (real torch 1.13 output).
+  auto sr = diagnose_json("tests/fixtures/logs/spawn/raised-index-error.log")["diagnoses"][0];
+  CHECK(sr["entry"] == "embedding-index-out-of-range-cpu");
+  CHECK(sr["initiating_rank"] == 1);
+  auto sk = diagnose_json("tests/fixtures/logs/spawn/killed-sigkill.log")["diagnoses"][0];
+  CHECK(sk["entry"] == "mp-spawn-process-killed");
+  CHECK(sk["initiating_rank"] == 2);
   auto h = diagnose_json("tests/fixtures/logs/hang-seq.log")["diagnoses"][0];
   CHECK(h["initiating_rank"] == 2);
   // The chain starts where the hang started, not at the first timeout printed by another rank.

@@ -92,6 +92,9 @@ class EventTracker {
   // Ranks named in the `Failures:` section of a torchrun summary (other than the root cause).
   const std::vector<int>& other_failed_ranks() const { return other_failed_; }
   const std::vector<BusRank>& bus_ranks() const { return bus_ranks_; }
+  // torch.multiprocessing.spawn's `-- Process N terminated with the following error:`: the
+  // process index whose traceback is printed at `line` (just after such a marker), -1 when none.
+  int spawn_process_at(uint64_t line) const;
   const std::vector<TableTraceback>& table_tracebacks() const { return table_tracebacks_; }
   // The rank whose table traceback contains `line`, -1 when none does.
   int table_traceback_rank(uint64_t line) const;
@@ -135,6 +138,7 @@ class EventTracker {
   std::vector<RootCause> root_causes_;
   std::vector<int> other_failed_;
   std::vector<BusRank> bus_ranks_;
+  std::vector<std::pair<uint64_t, int>> spawn_marks_;  // line, process index
   std::vector<TableTraceback> table_tracebacks_;
 };
 

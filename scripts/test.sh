@@ -14,6 +14,8 @@ command -v node >/dev/null && command -v npm >/dev/null || extra=(nodejs npm)
 extra+=(neovim emacs-nox elpa-eglot)
 # Chromium (and libkrb5-dev for code-server's native module) drive the VS Code tests (tests/editors-vscode).
 extra+=(chromium libkrb5-dev)
+# strace runs every mode in tests/privacy/strace_modes.sh (no network call at run time).
+extra+=(strace)
 scripts/setup.sh python3-torch python3-yaml "${extra[@]}"
 scripts/fetch-deps.sh --test-tools >/dev/null
 jobs=$(nproc)

@@ -188,7 +188,11 @@ void Diagnoser::walk_candidates(uint32_t input, std::string_view chunk) {
   // them are counted in one pass each.
   const char* p = chunk.data();
   const size_t n = chunk.size();
-  auto line_end = [&](size_t from) { return static_cast<size_t>(static_cast<const char*>(std::memchr(p + from, '\n', n - from)) - p); };
+  // Chunks end with '\n' (feed() keeps the partial line back); n stands for a missing one.
+  auto line_end = [&](size_t from) {
+    const void* nl = std::memchr(p + from, '\n', n - from);
+    return nl ? static_cast<size_t>(static_cast<const char*>(nl) - p) : n;
+  };
   size_t pos = 0, next_hit = 0;
   while (pos < n) {
     if (state_->busy > 0) {

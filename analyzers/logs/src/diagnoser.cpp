@@ -8,7 +8,6 @@
 #include "line_cache.h"
 #include "prefilter.h"
 
-
 namespace denpex::logs {
 namespace {
 

@@ -18,13 +18,14 @@ std::string_view cap(std::string_view s, size_t n) { return s.substr(0, std::min
 }  // namespace
 
 std::optional<double> Diagnoser::line_clock(std::string_view raw) {
-  raw = cap(raw, kMaxLine);
-  if (!may_hold_clock(raw) && std::memchr(raw.data(), '\x1b', raw.size()) == nullptr) return std::nullopt;
-  if (std::memchr(raw.data(), '\x1b', raw.size()) || std::memchr(raw.data(), '\r', raw.size())) {
-    normalize_line(raw, state_->clock_norm);
-    return parse_timestamp(state_->clock_norm);
+  // Read as a walk reads it: what the terminal showed (ESC sequences and `\r` rewrites folded).
+  std::string_view text = cap(raw, kMaxLine);
+  if (std::memchr(text.data(), '\x1b', text.size()) || std::memchr(text.data(), '\r', text.size())) {
+    normalize_line(text, state_->clock_norm);
+    text = state_->clock_norm;
   }
-  return parse_timestamp(raw);
+  if (!may_hold_clock(text)) return std::nullopt;
+  return parse_timestamp(text);
 }
 
 void Diagnoser::catch_up_clock(uint32_t input, std::string_view chunk, size_t begin) {

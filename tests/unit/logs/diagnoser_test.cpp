@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 #include "denpex/logs/diagnoser.h"
 #include "entries.h"
@@ -149,4 +150,65 @@ TEST_CASE("live callback fires once, at the first initiating fault only") {
   d.feed(in, "CUDA out of memory. Tried to allocate 1 GiB\nCUDA out of memory. Tried to allocate 2 GiB\n");
   CHECK(calls == 1);
   CHECK(seen == "oom@2");
+}
+
+// Only lines the screen hits are walked now; what the skipped lines around them used to supply
+// must still arrive, with and without the prefilter: where a rank runs (from NCCL's init line, far
+// above its failure), the clock (from the nearest stamped line above an unstamped hit), and a
+// warning printed on every step as one hit with a count.
+TEST_CASE("skipped lines still name a rank's node, lend their clock, and repeats are counted") {
+  auto lib = library();
+  lib.push_back(testing::test_entry("warn", core::Role::Initiator, core::Severity::Warning,
+                                    R"(UserWarning: None of the inputs have requires_grad=True)", 0.5));
+  logs::Matcher m(lib);
+  // The same text with the prefilter forced on, then never built.
+  auto both = [&](const std::string& text) {
+    std::vector<logs::Report> reports;
+    for (size_t prefilter_after : {size_t(0), SIZE_MAX}) {
+      logs::DiagnoseOptions o;
+      o.prefilter_after = prefilter_after;
+      logs::Diagnoser d(m, o);
+      auto in = d.open("train.log");
+      d.feed(in, text);
+      reports.push_back(d.finish());
+    }
+    return reports;
+  };
+  std::string log = "[rank3]:gpu-node-07:4021:4121 [5] NCCL INFO Channel 00/0 : 3[5] -> 4[6] via P2P/IPC/read\n";
+  for (int i = 0; i < 2000; ++i) {
+    log += "[rank" + std::to_string(i % 8) + "]:step " + std::to_string(i) + " | loss 2.31 | tokens/s 41000\n";
+    if (i % 10 == 0) log += "[rank3]:/w/ckpt.py:31: UserWarning: None of the inputs have requires_grad=True\n";
+  }
+  log += "[rank3]:2024-10-02 18:06:40,100 step 2000 done\n";
+  log += "[rank3]:RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n";
+  log += "[rank0]:2024-10-02 18:06:50,000 [E] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=X)\n";
+  for (const auto& r : both(log)) {
+    REQUIRE(!r.diagnoses.empty());
+    const auto& top = r.diagnoses[0];
+    CHECK(top.entry->id == "oom");
+    CHECK(top.initiating_rank == 3);
+    CHECK(top.initiating_node == "gpu-node-07");
+    CHECK(top.initiating_local_rank == 5);
+    CHECK(r.total_lines == 2000 + 200 + 4);
+  }
+  // Rank 1's failure is printed first, but rank 3's is earlier by the clock of the stamped lines
+  // just above each (neither failure line has a stamp of its own, nor is a stamped line walked).
+  for (const auto& r : both("[rank1]:2024-10-02 18:06:45,000 step 2000 done\n[rank1]:Unsupported: data-dependent branch\n"
+                            "[rank3]:2024-10-02 18:06:40,000 step 2000 done\n"
+                            "[rank3]:RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n")) {
+    REQUIRE(!r.diagnoses.empty());
+    CHECK(r.diagnoses[0].entry->id == "oom");
+    CHECK(r.diagnoses[0].initiating_rank == 3);
+  }
+  // The Scanner keeps the first sighting of an advisory fingerprint per source; the rest count.
+  logs::Scanner s(m);
+  for (uint64_t line = 1; line <= 5; ++line) s.feed(1, line * 10, "UserWarning: None of the inputs have requires_grad=True");
+  s.feed(2, 60, "UserWarning: None of the inputs have requires_grad=True");
+  auto hits = s.finish();
+  REQUIRE(hits.size() == 2);
+  CHECK(hits[0].line == 10);
+  CHECK(hits[0].repeats == 4);
+  CHECK(hits[0].last_line == 50);
+  CHECK(hits[1].source == 2);
+  CHECK(hits[1].repeats == 0);
 }

@@ -3,11 +3,15 @@
 // pipes) are fed in pieces of any size; memory stays bounded whatever the log's length:
 // a capped partial line, a tail of `context` lines per input, and capped hit lists.
 //
-// Most chunks of a healthy log contain nothing of interest, so each chunk is first screened with
-// one multi-line RE2::Set over the raw bytes (every fingerprint, helper and event marker); only
-// chunks it hits are walked line by line (normalize, attribute, track events, match). On large
-// inputs a literal prefilter (src/prefilter.h) runs first: where none of the literals that every
-// screen match must contain occurs, the Set cannot hit and is not run.
+// Most lines of a log contain nothing of interest. A line is walked (normalized, attributed, fed
+// to its rank's event tracker and matched) only when one RE2::Set over raw bytes, the screen
+// (every fingerprint, helper and event marker), hits it, or while some rank's event tracker is
+// inside a traceback or table; other lines are counted and their rank noted. Chunks are screened
+// whole and halved before single lines are. On large inputs a literal prefilter (src/prefilter.h)
+// picks the candidate lines instead: a line holding none of the literals every screen match must
+// contain cannot hit. The rule is the same on both paths, so the prefilter changes the cost only.
+// Repeats cost little: a warning repeated on every step keeps one hit with a count (scan.h), and
+// the Sets' answers are remembered by line text (src/line_cache.h).
 #include <re2/set.h>
 
 #include <functional>

@@ -16,6 +16,8 @@ extra+=(neovim emacs-nox elpa-eglot)
 extra+=(chromium libkrb5-dev)
 # strace runs every mode in tests/privacy/strace_modes.sh (no network call at run time).
 extra+=(strace)
+# clang and libFuzzer's runtime build the fuzz targets (tests/fuzz, scripts/fuzz.sh).
+extra+=(clang libclang-rt-14-dev)
 scripts/setup.sh python3-torch python3-yaml "${extra[@]}"
 scripts/fetch-deps.sh --test-tools >/dev/null
 jobs=$(nproc)
@@ -38,4 +40,10 @@ phase "sanitizer tests"
 cmake --build build-tsan -j"$jobs" --target denpex_unit_tests protocol_runner
 (cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --output-on-failure -j"$jobs" -R '^(lsp|protocol\.)')
 phase "thread sanitizer tests"
-echo "test.sh: all tests passed (release, address/UB sanitizer and thread sanitizer builds)"
+
+# Fuzzing smoke: every libFuzzer target for a short while from the fixtures (scripts/fuzz.sh runs
+# them long), then every saved regression input once.
+scripts/fuzz.sh "${DENPEX_FUZZ_SECONDS:-20}"
+(cd build-fuzz && ctest --output-on-failure -R '^fuzz\.')
+phase "fuzzing"
+echo "test.sh: all tests passed (release, address/UB sanitizer, thread sanitizer and fuzzing builds)"

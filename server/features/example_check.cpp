@@ -34,7 +34,9 @@ std::vector<ExampleResult> check_examples(const encyclopedia::Library& library, 
       return best;
     };
     for (size_t i = 0; i < entry.examples_match.size(); ++i) {
-      ExampleResult r{entry.id, true, i};
+      ExampleResult r;
+      r.entry = entry.id;
+      r.index = i;
       auto best = best_per_entry(entry.examples_match[i]);
       auto self = best.find(e);
       if (self == best.end()) {
@@ -52,7 +54,10 @@ std::vector<ExampleResult> check_examples(const encyclopedia::Library& library, 
       out.push_back(std::move(r));
     }
     for (size_t i = 0; i < entry.examples_no_match.size(); ++i) {
-      ExampleResult r{entry.id, false, i};
+      ExampleResult r;
+      r.entry = entry.id;
+      r.positive = false;
+      r.index = i;
       auto best = best_per_entry(entry.examples_no_match[i]);
       if (auto self = best.find(e); self != best.end()) {
         r.status = ExampleResult::Status::Noisy;

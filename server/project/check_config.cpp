@@ -1,6 +1,8 @@
 #include "denpex/server/check_config.h"
 
 #include <fstream>
+#include <optional>
+#include <string_view>
 #include <set>
 
 #include "denpex/python/rule.h"
@@ -34,14 +36,73 @@ bool read_strings(const std::string& file, const std::string& key, const toml::n
   return true;
 }
 
+// toml++ 3.3 (Debian 12) reaches __builtin_unreachable() on some non-ASCII characters outside
+// strings and comments (is_non_ascii_horizontal_whitespace; found by fuzz_config_entry): undefined
+// behaviour. TOML allows non-ASCII only inside strings and comments, so such text is a syntax
+// error anyway: it is reported here, as file:line:col, and toml++ never sees it.
+std::optional<std::string> non_ascii_outside_strings(std::string_view text) {
+  enum class In { Code, Comment, Basic, Literal, MultiBasic, MultiLiteral } in = In::Code;
+  size_t line = 1, col = 1;
+  for (size_t i = 0; i < text.size(); ++i, ++col) {
+    char c = text[i];
+    if (c == '\n') {
+      ++line;
+      col = 0;
+      if (in == In::Comment || in == In::Basic || in == In::Literal) in = In::Code;
+      continue;
+    }
+    auto at = [&](std::string_view s) { return text.substr(i, s.size()) == s; };
+    switch (in) {
+      case In::Code:
+        if (static_cast<unsigned char>(c) >= 0x80)
+          return std::to_string(line) + ":" + std::to_string(col) +
+                 ": a non-ASCII character outside a string or comment (TOML allows them only there)";
+        if (c == '#') in = In::Comment;
+        else if (at("\"\"\"")) in = In::MultiBasic, i += 2, col += 2;
+        else if (at("'''")) in = In::MultiLiteral, i += 2, col += 2;
+        else if (c == '"') in = In::Basic;
+        else if (c == '\'') in = In::Literal;
+        break;
+      case In::Comment:
+        break;
+      case In::Basic:
+      case In::MultiBasic:
+        if (c == '\\') {  // an escaped character, a quote or a line end included
+          if (i + 1 < text.size() && text[i + 1] == '\n') ++line, col = 0;
+          ++i, ++col;
+        }
+        else if (in == In::Basic && c == '"') in = In::Code;
+        else if (in == In::MultiBasic && at("\"\"\"")) in = In::Code, i += 2, col += 2;
+        break;
+      case In::Literal:
+        if (c == '\'') in = In::Code;
+        break;
+      case In::MultiLiteral:
+        if (at("'''")) in = In::Code, i += 2, col += 2;
+        break;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
 }  // namespace
 
 CheckConfig read_check_config(const fs::path& path) {
   CheckConfig cfg;
   cfg.file = path.string();
   toml::table root;
+  std::string text = read_text(path);
+  if (auto bad = non_ascii_outside_strings(text)) {
+    cfg.errors.push_back(cfg.file + ":" + *bad);
+    return cfg;
+  }
   try {
-    root = toml::parse_file(path.string());
+    root = toml::parse(text, path.string());
   } catch (const toml::parse_error& e) {
     cfg.errors.push_back(where(cfg.file, e.source()) + ": " + std::string(e.description()));
     return cfg;
@@ -94,13 +155,13 @@ std::optional<fs::path> find_check_config(const fs::path& start) {
   for (; !dir.empty(); dir = dir.parent_path()) {
     fs::path candidate = dir / "pyproject.toml";
     if (fs::is_regular_file(candidate, ec)) {
+      std::string text = read_text(candidate);
       try {
-        auto t = toml::parse_file(candidate.string());
+        if (non_ascii_outside_strings(text)) throw toml::parse_error("non-ASCII", {}, {});
+        auto t = toml::parse(text, candidate.string());
         if (t["tool"]["denpex"].as_table()) return candidate;
       } catch (const toml::parse_error&) {
         // A broken pyproject.toml that mentions us should be reported, not skipped.
-        std::ifstream in(candidate);
-        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         if (text.find("[tool.denpex") != std::string::npos) return candidate;
       }
     }

@@ -136,14 +136,12 @@ std::string_view Module::text(TSNode n) const {
   return source_.substr(b, e - b);
 }
 
-core::Position Module::start(TSNode n) const {
-  TSPoint p = ts_node_start_point(n);
-  return {p.row, p.column};
-}
-core::Position Module::end(TSNode n) const {
-  TSPoint p = ts_node_end_point(n);
-  return {p.row, p.column};
-}
+// From byte offsets through the module's LineIndex, not tree-sitter's points: tree-sitter counts
+// only LF as a line end, the LineIndex (which maps fixes back to offsets, and positions to editors)
+// also a lone CR. With a lone CR in the file the two disagree, and a fix landed elsewhere (found by
+// fuzz_python_fix).
+core::Position Module::start(TSNode n) const { return lines().position(ts_node_start_byte(n)); }
+core::Position Module::end(TSNode n) const { return lines().position(ts_node_end_byte(n)); }
 core::Range Module::range(TSNode n) const { return {start(n), end(n)}; }
 
 void Module::add_binding(std::string_view local, std::string qualified) {

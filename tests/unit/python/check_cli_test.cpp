@@ -201,6 +201,22 @@ TEST_CASE("check: extend-select turns opt-in rules on and keeps the default ones
   CHECK(bad[0].find("no rule matches 'DPX999'") != std::string::npos);
 }
 
+// toml++ 3.3 reaches undefined behaviour on some non-ASCII characters outside strings (found by
+// fuzz_config_entry): such files get Denpex's own error, and non-ASCII in strings and comments is fine.
+TEST_CASE("check: a non-ASCII character outside TOML strings is a clear error, inside them it is fine") {
+  TempDir d;
+  auto f = d.write("a.py", "import torch\n");
+  d.write("pyproject.toml", "[tool.denpex]\nselect = [\xc6\x95\"DPX\"]\n");
+  auto r = run_denpex({"check", f.string()});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("pyproject.toml:2:11: a non-ASCII character outside a string or comment") != std::string::npos);
+  d.write("pyproject.toml", "# r\xc3\xa9sum\xc3\xa9 \xc6\x95\n[tool.denpex]\nexclude = [\"d\xc3\xa9j\xc3\xa0/\"]  # \xc6\x95\n"
+                            "x = \"\"\"a\\\n\xc6\x95\"\"\"\n");
+  r = run_denpex({"check", f.string()});
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("unknown key 'tool.denpex.x'") != std::string::npos);
+}
+
 TEST_CASE("check --list-rules lists every rule; docs/rules.md is generated from it") {
   auto r = run_denpex({"check", "--list-rules"});
   CHECK(r.exit_code == 0);

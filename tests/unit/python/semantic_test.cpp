@@ -164,3 +164,13 @@ TEST_CASE("grad mode: a helper called only under no_grad runs with grad off, for
   REQUIRE(m.functions().size() == 2);
   CHECK(m.functions()[0].no_grad);
 }
+
+TEST_CASE("positions: a lone CR is a line end for findings and fixes alike (found by fuzzing)") {
+  const std::string src = "import torch\rfrom torch.utils.checkpoint import checkpoint\ny = checkpoint(f, x)\n";
+  auto a = python::analyze(src, testing::all_rules());
+  REQUIRE(a.findings.size() == 1);
+  CHECK(a.findings[0].range.start.line == 2);  // LF and the lone CR both end a line
+  auto fixed = python::fix_all(src, testing::all_rules(), /*unsafe=*/true);
+  CHECK(fixed.text == "import torch\rfrom torch.utils.checkpoint import checkpoint\ny = checkpoint(f, x, use_reentrant=False)\n");
+  CHECK(python::fix_all(fixed.text, testing::all_rules(), true).applied == 0);
+}

@@ -171,9 +171,11 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     }
   // An unknown exception names the initiator only in a cascade: some other rank (source) shows a
   // collateral symptom. A lone unknown exception stays undiagnosed (the report shows it as the
-  // final exception).
+  // final exception), unless the launcher itself says it ended the job: torch.multiprocessing's
+  // `-- Process N terminated with the following error:` above it.
   std::erase_if(all, [&](const Cand& c) {
     if (!is_fallback(c.entry)) return false;
+    if (c.source->events.spawn_process_at(c.hit.line) >= 0) return false;
     auto fc = first_collateral.find(c.source);
     if (fc != first_collateral.end() && fc->second <= c.hit.line) return true;
     return std::none_of(first_collateral.begin(), first_collateral.end(),

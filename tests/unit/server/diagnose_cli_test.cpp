@@ -106,6 +106,11 @@ TEST_CASE("diagnose: each fixture names the right failure and rank") {
   auto sk = diagnose_json("tests/fixtures/logs/spawn/killed-sigkill.log")["diagnoses"][0];
   CHECK(sk["entry"] == "mp-spawn-process-killed");
   CHECK(sk["initiating_rank"] == 2);
+  // An exception no entry knows: spawn's own `-- Process 3 terminated with the following error:`
+  // makes it the failure, although no other rank shows a collateral symptom.
+  auto su = diagnose_json("tests/fixtures/logs/spawn/raised-unknown-error.log")["diagnoses"][0];
+  CHECK(su["entry"] == "unrecognized-exception");
+  CHECK(su["initiating_rank"] == 3);
   auto h = diagnose_json("tests/fixtures/logs/hang-seq.log")["diagnoses"][0];
   CHECK(h["initiating_rank"] == 2);
   // The chain starts where the hang started, not at the first timeout printed by another rank.

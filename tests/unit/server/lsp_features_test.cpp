@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <random>
 #include <sstream>
@@ -201,4 +202,53 @@ TEST_CASE("lsp threads: requests answered while workers publish, shutdown with w
       CHECK(m["result"]["contents"]["value"].get<std::string>().find("DPX001") != std::string::npos);
     }
   CHECK(replies == 50);
+}
+
+TEST_CASE("lsp hostile: 200 open documents, a cancel for every request, then all closed") {
+  std::string py = read(fs::path(DENPEX_SOURCE_DIR) / "tests/protocol/workspace/train.py");
+  std::string log = read(fs::path(DENPEX_SOURCE_DIR) / "tests/fixtures/logs/single-oom.log");
+  Client c(2);
+  c.start();
+  for (int d = 0; d < 200; ++d) {
+    const bool is_log = d % 2;
+    const std::string uri = "file:///two-hundred/f" + std::to_string(d) + (is_log ? ".log" : ".py");
+    c.send({{"jsonrpc", "2.0"}, {"method", "textDocument/didOpen"},
+            {"params", {{"textDocument", {{"uri", uri}, {"languageId", is_log ? "log" : "python"}, {"version", 1},
+                                          {"text", is_log ? log : py}}}}}});
+    // A request and at once its cancellation: exactly one reply either way (a result, or
+    // RequestCancelled -32800), never none and never two.
+    c.send({{"jsonrpc", "2.0"}, {"id", 1000 + d}, {"method", "textDocument/hover"},
+            {"params", {{"textDocument", {{"uri", uri}}}, {"position", {{"line", 5}, {"character", 50}}}}}});
+    c.send({{"jsonrpc", "2.0"}, {"method", "$/cancelRequest"}, {"params", {{"id", 1000 + d}}}});
+    c.send({{"jsonrpc", "2.0"}, {"id", 2000 + d}, {"method", "textDocument/diagnostic"},
+            {"params", {{"textDocument", {{"uri", uri}}}}}});
+    c.send({{"jsonrpc", "2.0"}, {"method", "$/cancelRequest"}, {"params", {{"id", 2000 + d}}}});
+  }
+  c.server.wait_idle();
+  for (int d = 0; d < 200; ++d)
+    c.send({{"jsonrpc", "2.0"}, {"method", "textDocument/didClose"},
+            {"params", {{"textDocument", {{"uri", "file:///two-hundred/f" + std::to_string(d) + (d % 2 ? ".log" : ".py")}}}}}});
+  c.server.wait_idle();
+  CHECK(c.server.documents().size() == 0);
+  std::map<int, int> replies;
+  std::lock_guard<std::mutex> lock(c.mu);
+  for (const auto& m : c.sent)
+    if (m.contains("id") && m["id"].is_number() && m["id"].get<int>() >= 1000) {
+      ++replies[m["id"].get<int>()];
+      CHECK((m.contains("result") || m["error"]["code"] == -32800));
+    }
+  CHECK(replies.size() == 400);
+  for (const auto& [id, n] : replies) {
+    CAPTURE(id);
+    CHECK(n == 1);
+  }
+  // Closing a document clears what was published for it.
+  for (int d = 0; d < 200; d += 37) {
+    const std::string uri = "file:///two-hundred/f" + std::to_string(d) + (d % 2 ? ".log" : ".py");
+    for (auto it = c.sent.rbegin(); it != c.sent.rend(); ++it)
+      if (it->value("method", "") == "textDocument/publishDiagnostics" && (*it)["params"]["uri"] == uri) {
+        CHECK((*it)["params"]["diagnostics"].empty());
+        break;
+      }
+  }
 }

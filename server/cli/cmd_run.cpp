@@ -13,6 +13,7 @@
 #include <fstream>
 
 #include "denpex/logs/diagnoser.h"
+#include "denpex/server/absence_watch.h"
 #include "denpex/server/diagnose_render.h"
 #include "denpex/server/library_loading.h"
 #include "denpex/server/options.h"
@@ -30,10 +31,13 @@ const char* kHelp =
     "SIGINT and SIGTERM are forwarded to the command's process group; nothing is left running.\n\n"
     "Options:\n"
     "  --log FILE                   Also write the command's output (stdout and stderr) to FILE\n"
+    "  --expect-absent ENTRY[,...]  Verify a fix: exit 0 only if the command succeeds and none of\n"
+    "                               these entries' fingerprints appears (else say where it did)\n"
     "  --signatures DIR             Also load entries from DIR (repeatable)\n"
     "  --color auto|always|never    Colour in the report (default: auto; NO_COLOR disables)\n"
     "  -h, --help                   Show this help\n\n"
-    "Exit code: the command's own; 128+N when it was killed by signal N; 127 when it cannot start.\n";
+    "Exit code: the command's own; 128+N when it was killed by signal N; 127 when it cannot start;\n"
+    "with --expect-absent, 1 when the command succeeded but an expected-absent fingerprint appeared.\n";
 
 void write_all(int fd, const char* data, size_t n) {
   while (n > 0) {
@@ -54,15 +58,16 @@ struct Stream {
   Stream(asio::io_context& ios, int out_fd) : pipe(ios), fd(out_fd), input(0) {}
 };
 
-void pump(Stream& s, logs::Diagnoser& diag, std::ofstream* log) {
-  s.pipe.async_read_some(asio::buffer(s.buf), [&s, &diag, log](const boost::system::error_code& ec, size_t n) {
+void pump(Stream& s, logs::Diagnoser& diag, std::ofstream* log, features::AbsenceWatch* watch) {
+  s.pipe.async_read_some(asio::buffer(s.buf), [&s, &diag, log, watch](const boost::system::error_code& ec, size_t n) {
     if (n > 0) {
       write_all(s.fd, s.buf.data(), n);
       if (log) log->write(s.buf.data(), static_cast<std::streamsize>(n)).flush();
       diag.feed(s.input, std::string_view(s.buf.data(), n));
+      if (watch) watch->feed(s.fd == STDOUT_FILENO ? 0 : 1, std::string_view(s.buf.data(), n));
     }
     if (ec) return;
-    pump(s, diag, log);
+    pump(s, diag, log, watch);
   });
 }
 
@@ -70,7 +75,7 @@ void pump(Stream& s, logs::Diagnoser& diag, std::ofstream* log) {
 
 int cmd_run(const Args& args) {
   Options opts("run", kHelp);
-  opts.value("log").value("signatures").value("color");
+  opts.value("log").value("signatures").value("color").value("expect-absent");
   if (auto rc = opts.parse(args)) return *rc;
   if (opts.help()) return kOk;
   std::vector<std::string> command = opts.rest();
@@ -95,6 +100,30 @@ int cmd_run(const Args& args) {
 
   auto loaded = project::load_library(opts.all("signatures"));
   report_problems("run", loaded.problems);
+  // The entries a fix should have made disappear, checked before the command runs.
+  std::unique_ptr<features::AbsenceWatch> watch;
+  std::vector<std::string> absent_ids;
+  for (const auto& list : opts.all("expect-absent"))
+    for (size_t b = 0; b <= list.size();) {
+      size_t e = std::min(list.find(',', b), list.size());
+      if (e > b) absent_ids.push_back(list.substr(b, e - b));
+      b = e + 1;
+    }
+  if (opts.has("expect-absent")) {
+    if (absent_ids.empty()) return opts.usage_error("--expect-absent needs entry ids (see `denpex signatures list`)");
+    std::vector<core::Entry> absent;
+    for (const auto& id : absent_ids) {
+      const core::Entry* e = loaded.library.find(id);
+      if (!e) {
+        std::string msg = "no encyclopedia entry '" + id + "'";
+        auto near = loaded.library.closest_ids(id, 3);
+        for (size_t i = 0; i < near.size(); ++i) msg += (i ? ", " : "; did you mean ") + near[i];
+        return opts.usage_error(msg);
+      }
+      absent.push_back(*e);
+    }
+    watch = std::make_unique<features::AbsenceWatch>(std::move(absent), std::vector<std::string>{"stdout", "stderr"});
+  }
   logs::Matcher matcher(loaded.library.entries());
   logs::Diagnoser diag(matcher);
   Style err_style = Style::for_stream(stderr, opts.get("color", "auto"));
@@ -138,8 +167,8 @@ int cmd_run(const Args& args) {
   }
   child_pid = child.id();
   ::setpgid(child_pid, child_pid);  // also from the parent: no race with an early signal
-  pump(out, diag, log.get());
-  pump(err, diag, log.get());
+  pump(out, diag, log.get(), watch.get());
+  pump(err, diag, log.get(), watch.get());
   ios.run();
   if (!exited) child.wait();
   int status = child.native_exit_code();
@@ -148,6 +177,26 @@ int cmd_run(const Args& args) {
   if (::kill(-child_pid, 0) == 0) ::kill(-child_pid, SIGTERM);
 
   logs::Report report = diag.finish();
+  std::vector<features::Sighting> seen;
+  if (watch) seen = watch->finish();
+  if (!seen.empty()) {
+    std::string msg = "\n" + err_style.bold("denpex: the fix is not verified: an expected-absent failure appeared") + "\n";
+    for (const auto& s : seen)
+      msg += "  " + s.entry + " at " + s.stream + " line " + std::to_string(s.line) +
+             (s.repeats ? " (and " + std::to_string(s.repeats) + " more lines)" : "") + ": " + s.text.substr(0, 300) + "\n";
+    write_all(STDERR_FILENO, msg.data(), msg.size());
+    if (code == 0) {
+      if (!report.diagnoses.empty()) {
+        std::string text = features::diagnose_text(report, err_style.enabled(), 10);
+        write_all(STDERR_FILENO, text.data(), text.size());
+      }
+      return 1;
+    }
+  } else if (watch && code == 0) {
+    std::string msg = "denpex: verified: the command succeeded and none of " + std::to_string(absent_ids.size()) +
+                      " expected-absent " + (absent_ids.size() == 1 ? "entry" : "entries") + " appeared\n";
+    write_all(STDERR_FILENO, msg.data(), msg.size());
+  }
   if (code != 0) {
     std::string text = features::diagnose_text(report, err_style.enabled(), 10);
     std::string banner = "\n" + err_style.bold("denpex: the command failed with exit code " + std::to_string(code)) + "\n";

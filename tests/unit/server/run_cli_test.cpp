@@ -81,3 +81,36 @@ TEST_CASE("run: SIGTERM is forwarded to the command's group and nothing is left 
   CHECK_FALSE(fs::exists(marker));
   fs::remove(marker);
 }
+
+TEST_CASE("run --expect-absent: verifies a fix, or says where the failure came back") {
+  const std::string oom = "echo 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a "
+                          "total capacity of 79.10 GiB of which 1.50 GiB is free.'";
+  auto r = run_denpex({"run", "--expect-absent", "cuda-oom", "--", "sh", "-c", "echo step 1; echo step 2"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == "step 1\nstep 2\n");
+  CHECK(r.err.find("verified: the command succeeded and none of 1 expected-absent entry appeared") != std::string::npos);
+  // The command succeeds, but the failure is still printed: not verified, exit 1, where it was.
+  r = run_denpex({"run", "--expect-absent", "nccl-watchdog-timeout,cuda-oom", "--", "sh", "-c", "echo step 1; " + oom});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("the fix is not verified") != std::string::npos);
+  CHECK(r.err.find("cuda-oom at stdout line 2: torch.OutOfMemoryError") != std::string::npos);
+  CHECK(r.err.find("Diagnosis: CUDA out of memory") != std::string::npos);
+  // A repeated warning split across writes is one sighting with a count.
+  const std::string warn_a = "UserWarning: torch.utils.checkpoint: the use_reentrant parameter should be passed explic";
+  const std::string warn_b = "itly. In version 2.5 we will raise an exception if use_reentrant is not passed. use_reentrant=False "
+                             "is recommended, but if you need to preserve the current default behavior, you can pass "
+                             "use_reentrant=True. Refer to docs for more details on the differences between the two variants.";
+  r = run_denpex({"run", "--expect-absent", "checkpoint-use-reentrant-unset", "--", "sh", "-c",
+                  "for i in 1 2 3; do printf '" + warn_a + "' >&2; sleep 0.05; printf '" + warn_b + "\\n' >&2; done"});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("checkpoint-use-reentrant-unset at stderr line 1 (and 2 more lines)") != std::string::npos);
+  // A failing command keeps its own exit code; the sighting is still reported.
+  r = run_denpex({"run", "--expect-absent", "cuda-oom", "--", "sh", "-c", oom + "; exit 3"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("cuda-oom at stdout line 1") != std::string::npos);
+  // An unknown id is a usage error before anything runs.
+  r = run_denpex({"run", "--expect-absent", "cuda-om", "--", "sh", "-c", "echo ran"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err.find("no encyclopedia entry 'cuda-om'; did you mean cuda-oom") != std::string::npos);
+}

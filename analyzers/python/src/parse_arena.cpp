@@ -96,7 +96,8 @@ void* arena_alloc(size_t n) {
 
 void* ts_alloc(size_t n) { return t_arena.open ? arena_alloc(n) : heap_alloc(n, false); }
 
-void* ts_zalloc(size_t count, size_t size) {
+// The allocator functions are installed only when the arena is on (not under sanitizers).
+[[maybe_unused]] void* ts_zalloc(size_t count, size_t size) {
   if (size != 0 && count > SIZE_MAX / size) return nullptr;
   size_t n = count * size;
   if (!t_arena.open) return heap_alloc(n, true);
@@ -105,11 +106,11 @@ void* ts_zalloc(size_t count, size_t size) {
   return p;
 }
 
-void ts_release(void* p) {
+[[maybe_unused]] void ts_release(void* p) {
   if (p && header(p)->tag == kHeapTag) std::free(header(p));
 }
 
-void* ts_resize(void* p, size_t n) {
+[[maybe_unused]] void* ts_resize(void* p, size_t n) {
   if (!p) return ts_alloc(n);
   Header* h = header(p);
   if (h->tag == kHeapTag) {

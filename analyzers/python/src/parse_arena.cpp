@@ -9,9 +9,15 @@
 #include "denpex/python/parse.h"
 #include "parse_arena_state.h"
 
+// GCC says it with macros, clang with __has_feature.
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define DENPEX_PARSE_ARENA 0
-#else
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define DENPEX_PARSE_ARENA 0
+#endif
+#endif
+#ifndef DENPEX_PARSE_ARENA
 #define DENPEX_PARSE_ARENA 1
 #endif
 

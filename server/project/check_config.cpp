@@ -67,8 +67,24 @@ std::optional<std::string> non_ascii_outside_strings(std::string_view text) {
         break;
       case In::Basic:
       case In::MultiBasic:
-        if (c == '\\') {  // an escaped character, a quote or a line end included
-          if (i + 1 < text.size() && text[i + 1] == '\n') ++line, col = 0;
+        if (in == In::MultiBasic && c == '\\') {
+          // A line-ending backslash: toml++ skips the whitespace after it with the same faulty
+          // check, so a non-ASCII character right after it is refused here too.
+          size_t j = i + 1;
+          while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r')) ++j;
+          if (j < text.size() && text[j] == '\n') {
+            size_t l = line, k = j, at = 0;
+            for (; k < text.size() && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r' || text[k] == '\n'); ++k)
+              if (text[k] == '\n') ++l, at = k + 1;
+            if (k < text.size() && static_cast<unsigned char>(text[k]) >= 0x80)
+              return std::to_string(l) + ":" + std::to_string(k - at + 1) +
+                     ": a non-ASCII character right after a line-ending backslash in a multi-line string "
+                     "(the TOML reader cannot take it there; start the line with an ASCII character or \\uXXXX)";
+            line = l, col = k - at, i = k - 1;
+            break;
+          }
+        }
+        if (c == '\\') {  // an escaped character, a quote included
           ++i, ++col;
         }
         else if (in == In::Basic && c == '"') in = In::Code;

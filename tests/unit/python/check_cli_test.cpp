@@ -211,10 +211,15 @@ TEST_CASE("check: a non-ASCII character outside TOML strings is a clear error, i
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("pyproject.toml:2:11: a non-ASCII character outside a string or comment") != std::string::npos);
   d.write("pyproject.toml", "# r\xc3\xa9sum\xc3\xa9 \xc6\x95\n[tool.denpex]\nexclude = [\"d\xc3\xa9j\xc3\xa0/\"]  # \xc6\x95\n"
-                            "x = \"\"\"a\\\n\xc6\x95\"\"\"\n");
+                            "x = \"\"\"a\\\n  b\xc6\x95\"\"\"\ny = '\xc6\x95'\n");
   r = run_denpex({"check", f.string()});
   CHECK(r.exit_code == 0);
   CHECK(r.err.find("unknown key 'tool.denpex.x'") != std::string::npos);
+  // Right after a line-ending backslash the TOML reader has the same fault: refused, with where.
+  d.write("pyproject.toml", "[tool.denpex]\nx = \"\"\"a\\\n  \xc6\x95\"\"\"\n");
+  r = run_denpex({"check", f.string()});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("pyproject.toml:3:3: a non-ASCII character right after a line-ending backslash") != std::string::npos);
 }
 
 TEST_CASE("check --list-rules lists every rule; docs/rules.md is generated from it") {

@@ -4,6 +4,8 @@
 # a crash is written to build-fuzz/crashes/ and the script exits 1: copy the file into
 # tests/fuzz/regressions/<target>/ once fixed, so `ctest -R fuzz` keeps it fixed.
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: lsp_session log_diagnose python_fix config_entry)
+# DENPEX_FUZZ_SEED=N fixes libFuzzer's random seed: the same inputs are tried in the same order, so
+# a smoke run in CI explores what it explored on the developer's machine (test.sh sets 1).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -30,7 +32,9 @@ for t in "${targets[@]}"; do
     find "$d" -type f -size -256k | while read -r f; do cp "$f" "$corpus/seed-$(echo "$f" | tr '/' '_')"; done
   done
   echo "fuzz: $t for ${seconds}s ($(ls "$corpus" | wc -l) inputs to start)"
-  if ! "build-fuzz/fuzz_$t" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+  seed=()
+  [ -n "${DENPEX_FUZZ_SEED:-}" ] && seed=(-seed="$DENPEX_FUZZ_SEED")
+  if ! "build-fuzz/fuzz_$t" "${seed[@]}" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
       -print_final_stats=1 -artifact_prefix="build-fuzz/crashes/$t-" "$corpus" tests/fuzz/regressions/$t \
       >"build-fuzz/$t.log" 2>&1; then
     echo "fuzz: $t FAILED; see build-fuzz/$t.log and build-fuzz/crashes/" >&2

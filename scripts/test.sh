@@ -43,7 +43,7 @@ phase "thread sanitizer tests"
 
 # Fuzzing smoke: every libFuzzer target for a short while from the fixtures (scripts/fuzz.sh runs
 # them long), then every saved regression input once.
-scripts/fuzz.sh "${DENPEX_FUZZ_SECONDS:-20}"
+DENPEX_FUZZ_SEED=${DENPEX_FUZZ_SEED:-1} scripts/fuzz.sh "${DENPEX_FUZZ_SECONDS:-20}"
 (cd build-fuzz && ctest --output-on-failure -R '^fuzz\.')
 phase "fuzzing"
 echo "test.sh: all tests passed (release, address/UB sanitizer, thread sanitizer and fuzzing builds)"

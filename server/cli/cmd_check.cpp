@@ -83,8 +83,15 @@ bool read_whole(const std::string& path, std::string& out, std::string& error) {
 // Temp file in the same directory + rename: readers see the old or the new file, never half of it.
 bool write_atomically(const std::string& path, const std::string& text, std::string& error) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
+  if (::lstat(path.c_str(), &st) != 0) {
     error = "cannot write " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  // Renaming over a link would replace the link with a copy, and a FIFO or device is no source
+  // file: only regular files are rewritten.
+  if (!S_ISREG(st.st_mode)) {
+    error = "cannot write " + path + ": " + (S_ISLNK(st.st_mode) ? "it is a symbolic link (fix the file it points to)"
+                                                                  : "it is not a regular file") + "; left unchanged";
     return false;
   }
   if (::access(path.c_str(), W_OK) != 0) {

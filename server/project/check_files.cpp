@@ -89,8 +89,9 @@ void walk(const fs::path& dir, std::vector<Pattern> pats, std::vector<std::strin
     entries.push_back(*it);
   for (const auto& e : entries) {
     std::error_code e2;
-    // Symlinked directories are not followed: they loop and lead outside the project.
-    if (e.is_symlink(e2) && e.is_directory(e2)) continue;
+    // Symlinks are not followed, to directories or files: they loop and lead outside the tree
+    // (where `--fix` must never write); a target inside the tree is checked as itself.
+    if (e.is_symlink(e2)) continue;
     bool is_dir = e.is_directory(e2);
     if (ignored(pats, e.path(), is_dir)) continue;
     if (is_dir) {

@@ -142,6 +142,24 @@ TEST_CASE("check --fix on a read-only file: clear error, file untouched") {
   CHECK(read_file(bad.string()) == kBad);
 }
 
+TEST_CASE("check --fix never writes through a symlink, and a walk does not follow one out of the tree") {
+  TempDir outside, tree;
+  auto target = outside.write("shared.py", kBad);
+  tree.write("own.py", kBad);
+  fs::create_symlink(target, tree.path / "link.py");
+  // The walk checks own.py only; the file outside stays as it was.
+  auto r = run_denpex({"check", "--no-config", "--fix", "--unsafe-fixes", tree.path.string()});
+  CHECK(read_file(target.string()) == kBad);
+  CHECK(read_file((tree.path / "own.py").string()) != kBad);
+  CHECK(fs::is_symlink(tree.path / "link.py"));
+  // Named explicitly, the link is checked but not rewritten: a clear error, link and target intact.
+  r = run_denpex({"check", "--no-config", "--fix", "--unsafe-fixes", (tree.path / "link.py").string()});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("it is a symbolic link") != std::string::npos);
+  CHECK(fs::is_symlink(tree.path / "link.py"));
+  CHECK(read_file(target.string()) == kBad);
+}
+
 TEST_CASE("check reads [tool.denpex] and reports unknown keys with file and line") {
   TempDir d;
   d.write("pyproject.toml", "[project]\nname = 'x'\n\n[tool.denpex]\nignore = [\"DPX008\"]\nfrobnicate = 1\n");

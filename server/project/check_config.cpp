@@ -172,13 +172,16 @@ std::optional<fs::path> find_check_config(const fs::path& start) {
     fs::path candidate = dir / "pyproject.toml";
     if (fs::is_regular_file(candidate, ec)) {
       std::string text = read_text(candidate);
-      try {
-        if (non_ascii_outside_strings(text)) throw toml::parse_error("non-ASCII", {}, {});
-        auto t = toml::parse(text, candidate.string());
-        if (t["tool"]["denpex"].as_table()) return candidate;
-      } catch (const toml::parse_error&) {
-        // A broken pyproject.toml that mentions us should be reported, not skipped.
-        if (text.find("[tool.denpex") != std::string::npos) return candidate;
+      // A broken pyproject.toml that mentions us should be reported (by read_check_config), not skipped.
+      const bool mentions = text.find("[tool.denpex") != std::string::npos;
+      if (non_ascii_outside_strings(text)) {
+        if (mentions) return candidate;
+      } else {
+        try {
+          if (toml::parse(text, candidate.string())["tool"]["denpex"].as_table()) return candidate;
+        } catch (const toml::parse_error&) {
+          if (mentions) return candidate;
+        }
       }
     }
     if (dir == dir.parent_path()) break;

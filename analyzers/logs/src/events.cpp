@@ -187,14 +187,19 @@ static std::pair<size_t, size_t> root_cause_heading(std::string_view text) {
   return {std::string_view::npos, 0};
 }
 
-std::string nccl_bus_id(std::string_view pci) {
+// The hex digits of `s`, lower-case, without leading zeros ("0" when none is left).
+static std::string hex_digits(std::string_view s) {
   std::string hex;
-  for (char c : pci)
+  for (char c : s)
     if (std::isxdigit(static_cast<unsigned char>(c))) hex += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  // "0000:5d:00" names domain, bus and device; NCCL's id also holds the function digit.
-  if (pci.find('.') == std::string_view::npos) hex += '0';
   size_t nz = hex.find_first_not_of('0');
   return nz == std::string::npos ? "0" : hex.substr(nz);
+}
+
+std::string nccl_bus_id(std::string_view pci) {
+  // "0000:5d:00" names domain, bus and device; NCCL's id also holds the function digit.
+  std::string hex = hex_digits(pci);
+  return pci.find('.') == std::string_view::npos && hex != "0" ? hex + '0' : hex;
 }
 
 // The integer after `key` (" rank ", " cudaDev ") in `text`, -1 when absent.
@@ -217,7 +222,7 @@ static std::optional<BusRank> parse_bus_rank(uint64_t line, std::string_view tex
   size_t end = 0;
   while (end < id.size() && std::isxdigit(static_cast<unsigned char>(id[end]))) ++end;
   if (b.rank < 0 || end == 0) return std::nullopt;
-  b.bus = nccl_bus_id(std::string(id.substr(0, end)) + ".");  // already NCCL's spelling: no digit added
+  b.bus = hex_digits(id.substr(0, end));
   if (size_t colon = text.find(':'); colon != std::string_view::npos && colon < info)
     b.host = std::string(trim(text.substr(0, colon)).substr(0, 256));
   return b;

@@ -18,6 +18,8 @@ extra+=(chromium libkrb5-dev)
 extra+=(strace)
 # clang and libFuzzer's runtime build the fuzz targets (tests/fuzz, scripts/fuzz.sh).
 extra+=(clang libclang-rt-14-dev)
+# A real single-node Slurm (slurmctld, slurmd, munged) runs tests/slurm's job array.
+extra+=(slurm-wlm munge)
 scripts/setup.sh python3-torch python3-yaml "${extra[@]}"
 scripts/fetch-deps.sh --test-tools >/dev/null
 jobs=$(nproc)

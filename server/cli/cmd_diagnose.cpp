@@ -1,25 +1,25 @@
 // `denpex diagnose [FILE|DIR|-]...`: stream logs through the log engine and report which rank
 // broke first, what broke and what to do.
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
 #include <vector>
 
 #include "denpex/logs/diagnoser.h"
 #include "denpex/server/diagnose_render.h"
+#include "denpex/server/evidence.h"
 #include "denpex/server/library_loading.h"
+#include "denpex/server/log_inputs.h"
 #include "denpex/server/options.h"
 #include "denpex/server/terminal.h"
 
 namespace denpex::cli {
 namespace {
-namespace fs = std::filesystem;
 
 const char* kHelp =
     "Usage: denpex diagnose [options] [FILE|DIR|-]...\n\n"
@@ -30,52 +30,12 @@ const char* kHelp =
     "  --format text|json|markdown  Output format (default: text; json schema in docs/diagnose.md)\n"
     "  --context N                  Lines kept before the first error line (default: 100)\n"
     "  --signatures DIR             Also load entries from DIR (repeatable)\n"
+    "  --evidence DIR               Also use an evidence pack (`denpex evidence --out DIR`): its\n"
+    "                               kernel log is diagnosed with the logs, its /dev/shm size is evidence\n"
     "  --color auto|always|never    Colour in text output (default: auto; NO_COLOR disables)\n"
     "  --exit-zero                  Exit 0 even when a failure is diagnosed (I/O errors still exit 2)\n"
     "  -h, --help                   Show this help\n\n"
     "Exit codes: 1 a failure was diagnosed, 0 none (or only warnings), 2 usage or I/O error.\n";
-
-struct Input {
-  std::string path;  // "-" for stdin
-  uint64_t size = 0;
-};
-
-bool collect(const std::string& arg, std::vector<Input>& out, std::string& error) {
-  if (arg == "-") {
-    out.push_back({"-", 0});
-    return true;
-  }
-  std::error_code ec;
-  auto st = fs::status(arg, ec);
-  if (ec || !fs::exists(st)) {
-    error = "cannot read '" + arg + "': no such file or directory";
-    return false;
-  }
-  if (fs::is_directory(st)) {
-    std::vector<Input> files;
-    for (auto it = fs::recursive_directory_iterator(arg, fs::directory_options::skip_permission_denied, ec);
-         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (!it->is_regular_file(ec)) continue;
-      std::string name = it->path().filename().string();
-      if (name.starts_with(".")) continue;
-      files.push_back({it->path().string(), static_cast<uint64_t>(it->file_size(ec))});
-    }
-    if (ec) {
-      error = "cannot read directory '" + arg + "': " + ec.message();
-      return false;
-    }
-    if (files.empty()) {
-      // Most likely the wrong directory: saying "no failure found" would be a false all-clear.
-      error = "no log files in directory '" + arg + "'";
-      return false;
-    }
-    std::sort(files.begin(), files.end(), [](const Input& a, const Input& b) { return a.path < b.path; });
-    out.insert(out.end(), files.begin(), files.end());
-    return true;
-  }
-  out.push_back({arg, static_cast<uint64_t>(fs::file_size(arg, ec))});
-  return true;
-}
 
 class Progress {
  public:
@@ -101,7 +61,7 @@ class Progress {
 
 int cmd_diagnose(const Args& args) {
   Options opts("diagnose", kHelp);
-  opts.value("format").value("signatures").value("color").value("context").flag("exit-zero");
+  opts.value("format").value("signatures").value("color").value("context").value("evidence").flag("exit-zero");
   if (auto rc = opts.parse(args)) return *rc;
   if (opts.help()) return kOk;
   const std::string format = opts.get("format", "text");
@@ -115,10 +75,10 @@ int cmd_diagnose(const Args& args) {
     if (c.empty() || *end != '\0' || n < 0 || n > 100000) return opts.usage_error("--context needs a number of lines");
     dopts.context = static_cast<size_t>(n);
   }
-  std::vector<Input> inputs;
+  std::vector<project::LogInput> inputs;
   std::string error;
   for (const auto& p : opts.positional())
-    if (!collect(p, inputs, error)) {
+    if (!project::collect_log_inputs(p, inputs, error)) {
       print_error("diagnose", error);
       return kUsage;
     }
@@ -127,6 +87,23 @@ int cmd_diagnose(const Args& args) {
     inputs.push_back({"-", 0});
   }
 
+  // The pack is read before the logs: a wrong --evidence should fail at once, not after them.
+  std::optional<features::EvidencePack> pack;
+  if (opts.has("evidence")) {
+    const std::string dir = opts.get("evidence");
+    std::ifstream f(dir + "/evidence.json", std::ios::binary);
+    std::stringstream text;
+    text << f.rdbuf();
+    if (!f) {
+      print_error("diagnose", "cannot read '" + dir + "/evidence.json'; make a pack with `denpex evidence --out " + dir + "`");
+      return kUsage;
+    }
+    pack = features::parse_evidence(text.str(), error);
+    if (!pack) {
+      print_error("diagnose", dir + "/evidence.json: " + error);
+      return kUsage;
+    }
+  }
   auto loaded = project::load_library(opts.all("signatures"));
   report_problems("diagnose", loaded.problems);
   logs::Matcher matcher(loaded.library.entries());
@@ -140,30 +117,27 @@ int cmd_diagnose(const Args& args) {
   Progress progress(total);
   std::vector<char> buf(1 << 20);
   for (const auto& in : inputs) {
-    int fd = in.path == "-" ? STDIN_FILENO : ::open(in.path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-      print_error("diagnose", "cannot open '" + in.path + "': " + std::strerror(errno));
+    std::string failed = project::feed_log_file(diagnoser, in.path, in.path == "-" ? "<stdin>" : in.path, buf,
+                                                [&](uint64_t n) { progress.update(done + n); });
+    if (!failed.empty()) {
+      print_error("diagnose", failed);
       return kUsage;
     }
-    uint32_t id = diagnoser.open(in.path == "-" ? "<stdin>" : in.path);
-    while (true) {
-      ssize_t n = ::read(fd, buf.data(), buf.size());
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {
-        print_error("diagnose", "cannot read '" + in.path + "': " + std::strerror(errno));
-        if (fd != STDIN_FILENO) ::close(fd);
-        return kUsage;
-      }
-      if (n == 0) break;
-      diagnoser.feed(id, std::string_view(buf.data(), static_cast<size_t>(n)));
-      done += static_cast<uint64_t>(n);
-      progress.update(done);
-    }
-    if (fd != STDIN_FILENO) ::close(fd);
-    diagnoser.close(id);
+    done += in.size;
   }
   progress.done();
+  // The pack's kernel log is one more input, named as a kernel log of its host so that its lines
+  // belong to that node (an Xid there joins the ranks' NCCL errors by bus id).
+  if (pack && !pack->kernel_log.empty()) {
+    uint32_t id = diagnoser.open(opts.get("evidence") + "/dmesg" + (pack->host.empty() ? "" : "-" + pack->host) + ".log");
+    for (const auto& line : pack->kernel_log) {
+      diagnoser.feed(id, line);
+      diagnoser.feed(id, "\n");
+    }
+    diagnoser.close(id);
+  }
   logs::Report report = diagnoser.finish();
+  if (pack) features::apply_evidence(*pack, report);
   if (format == "json") {
     std::printf("%s\n", features::diagnose_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   } else if (format == "markdown") {

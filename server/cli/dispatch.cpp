@@ -20,6 +20,8 @@ struct Command {
 const Command kCommands[] = {
     {"diagnose", "Diagnose a training failure from logs (files, directories or stdin)", cmd_diagnose},
     {"run", "Run a training command, watch its output, diagnose it when it fails", cmd_run},
+    {"triage", "Diagnose many jobs' outputs at once: counts, suspect nodes, failing lines", cmd_triage},
+    {"evidence", "Collect versions, GPU state, kernel log and environment into an evidence pack", cmd_evidence},
     {"check", "Check Python training code for risky PyTorch patterns", cmd_check},
     {"explain", "Show an encyclopedia entry: cause, mechanism, fix, verification", cmd_explain},
     {"signatures", "List, test and validate encyclopedia entries", cmd_signatures},

@@ -14,6 +14,8 @@ int run_main(int argc, char** argv);
 
 int cmd_diagnose(const Args& args);
 int cmd_run(const Args& args);
+int cmd_triage(const Args& args);
+int cmd_evidence(const Args& args);
 int cmd_check(const Args& args);
 int cmd_explain(const Args& args);
 int cmd_signatures(const Args& args);

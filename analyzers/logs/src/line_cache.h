@@ -38,6 +38,29 @@ class LineCache {
     return s.value;
   }
 
+  // The value remembered for `text`, or nullptr.
+  const std::vector<int>* find(std::string_view text) const {
+    if (text.size() > kMaxKey || slots_.empty()) return nullptr;
+    const size_t h = std::hash<std::string_view>()(text);
+    const Slot& s = slots_[h & (kSlots - 1)];
+    return s.filled && s.hash == h && s.key == text ? &s.value : nullptr;
+  }
+  // The value for `text` to add to: the remembered one, else an empty one that replaces what
+  // its slot held; nullptr when `text` is too long to keep.
+  std::vector<int>* slot(std::string_view text) {
+    if (text.size() > kMaxKey) return nullptr;
+    if (slots_.empty()) slots_.resize(kSlots);
+    const size_t h = std::hash<std::string_view>()(text);
+    Slot& s = slots_[h & (kSlots - 1)];
+    if (!(s.filled && s.hash == h && s.key == text)) {
+      s.filled = true;
+      s.hash = h;
+      s.key.assign(text.data(), text.size());
+      s.value.clear();
+    }
+    return &s.value;
+  }
+
  private:
   struct Slot {
     bool filled = false;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "prefilter.h"
+
 namespace denpex::logs {
 
 namespace {
@@ -11,7 +13,86 @@ RE2::Options pattern_options() {
   o.set_log_errors(false);
   return o;
 }
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
 }  // namespace
+
+bool Matcher::digit_uniform(std::string_view p) {
+  // Digits are one contiguous run of bytes, so a class range whose ends are not digits holds
+  // all ten or none; what can single out a digit is a digit written in the pattern (a literal,
+  // a class member, an octal escape), `\x`, `\Q...\E` and `\p` (conservatively). Digits of a
+  // `{m,n}` repeat count are no literal.
+  bool in_class = false;
+  const size_t n = p.size();
+  for (size_t i = 0; i < n; ++i) {
+    const char c = p[i];
+    if (c == '\\') {
+      if (i + 1 >= n) return false;
+      const char e = p[i + 1];
+      if (is_digit(e) || e == 'x' || e == 'Q' || e == 'p' || e == 'P') return false;
+      ++i;
+      continue;
+    }
+    if (in_class) {
+      if (c == '[' && i + 1 < n && p[i + 1] == ':') {
+        // [:alnum:], [:^digit:], ...: each holds all ten digits or none.
+        const size_t end = p.find(":]", i + 2);
+        if (end == std::string_view::npos) return false;
+        i = end + 1;
+        continue;
+      }
+      if (c == ']') {
+        in_class = false;
+      } else if (is_digit(c)) {
+        return false;
+      }
+      continue;
+    }
+    if (c == '[') {
+      in_class = true;
+      if (i + 1 < n && p[i + 1] == '^') ++i;
+      if (i + 1 < n && p[i + 1] == ']') ++i;  // a leading ']' is a member
+      continue;
+    }
+    if (c == '{' && i + 1 < n && is_digit(p[i + 1])) {
+      size_t j = i + 1;
+      while (j < n && is_digit(p[j])) ++j;
+      if (j < n && p[j] == ',') ++j;
+      while (j < n && is_digit(p[j])) ++j;
+      if (j < n && p[j] == '}') {
+        i = j;
+        continue;
+      }
+    }
+    if (is_digit(c)) return false;
+  }
+  return !in_class;
+}
+
+void Matcher::mask_digits(std::string_view text, std::string* out) {
+  out->resize(text.size());
+  char* o = out->data();
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    o[i] = (static_cast<unsigned char>(c - '0') < 10) ? '0' : c;
+  }
+}
+
+bool Matcher::digit_blind(std::string_view text, std::vector<std::pair<uint32_t, uint32_t>>* hits) const {
+  std::call_once(*digit_once_, [&] {
+    if (digit_patterns_.empty()) {
+      digit_ready_ = true;
+      return;
+    }
+    digit_prefilter_ = LiteralPrefilter::build(digit_patterns_);
+    digit_ready_ = digit_prefilter_ != nullptr;
+  });
+  if (!digit_ready_) return false;
+  if (!digit_prefilter_) return true;
+  hits->clear();
+  // find() is false for text whose case folding it cannot vouch for: then not blind.
+  return digit_prefilter_->find(text, hits) && hits->empty();
+}
 
 Matcher::Matcher(const std::vector<core::Entry>& entries) : entries_(entries) {
   RE2::Options opts = pattern_options();
@@ -25,6 +106,7 @@ Matcher::Matcher(const std::vector<core::Entry>& entries) : entries_(entries) {
     if (id >= 0) {
       fp_of_pattern_.push_back(-1);
       inside_.push_back(pattern.find('^', 1) == std::string::npos);
+      if (!digit_uniform(pattern)) digit_patterns_.push_back(pattern);
     }
     return id;
   };
@@ -54,6 +136,8 @@ Matcher::Matcher(const std::vector<core::Entry>& entries) : entries_(entries) {
   pattern_count_ = fp_of_pattern_.size();
   if (pattern_count_ > 0 && !set_->Compile()) error_ = "the fingerprint set could not be compiled (out of memory)";
 }
+
+Matcher::~Matcher() = default;
 
 void Matcher::match(std::string_view line, std::vector<int>* ids) const {
   ids->clear();

@@ -6,11 +6,30 @@
 
 namespace denpex::logs {
 
-Scanner::Scanner(const Matcher& matcher) : matcher_(matcher), ids_(std::make_unique<LineCache>()) {}
+Scanner::Scanner(const Matcher& matcher)
+    : matcher_(matcher),
+      ids_(std::make_unique<LineCache>()),
+      masked_(std::make_unique<LineCache>()),
+      rejected_(std::make_unique<LineCache>()) {}
 Scanner::~Scanner() = default;
 
 const std::vector<int>& Scanner::ids(std::string_view text) {
-  return ids_->get(text, [&](std::string_view t, std::vector<int>* out) { matcher_.match(t, out); });
+  return ids_->get(text, [&](std::string_view t, std::vector<int>* out) {
+    // Not seen as it is. A line seen before but for its digits (a clock, a step, a rank) gets
+    // the same answer when the matcher says no pattern could tell them apart (digit_blind).
+    if (misses_ < mask_after_ || t.size() > LineCache::kMaxKey) {
+      ++misses_;
+      matcher_.match(t, out);
+      return;
+    }
+    if (std::none_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+        !matcher_.digit_blind(t, &prefilter_hits_)) {
+      matcher_.match(t, out);
+      return;
+    }
+    Matcher::mask_digits(t, &mask_);
+    *out = masked_->get(mask_, [&](std::string_view, std::vector<int>* v) { matcher_.match(t, v); });
+  });
 }
 
 void Scanner::feed(uint32_t source, uint64_t line, std::string_view text, const std::vector<int>& ids) {
@@ -37,14 +56,22 @@ void Scanner::feed(uint32_t source, uint64_t line, std::string_view text, const 
     }
     auto& kept = kept_[(uint64_t(fp->entry) << 32) | source];
     if (kept >= kMaxHitsPerEntrySource) continue;
+    // Whether a `when` holds depends on the text alone: a text it turned down (a loss scale
+    // overflow that is not yet a collapse, printed on every step) is turned down again unmatched.
+    if (fp->when)
+      if (const std::vector<int>* r = rejected_->find(text); r && std::find(r->begin(), r->end(), id) != r->end())
+        continue;
     Hit hit;
     hit.source = source;
     hit.line = line;
     hit.entry = fp->entry;
     hit.fingerprint = fp->index;
     hit.confidence = def.confidence;
-    if (!matcher_.extract(*fp, text, &hit.captures)) continue;
-    if (fp->when && !fp->when->evaluate(hit.captures)) continue;
+    if (!matcher_.extract(*fp, text, &hit.captures) || (fp->when && !fp->when->evaluate(hit.captures))) {
+      if (fp->when)
+        if (std::vector<int>* r = rejected_->slot(text)) r->push_back(id);
+      continue;
+    }
     hit.text = std::string(text.substr(0, kMaxHitText));
     ++kept;
     if (summarised) first_.emplace(first_key, candidates_.size());

@@ -39,6 +39,10 @@ class Scanner {
   // hit (up to the cap), since where a fatal line recurs can matter (a rank's second timeout).
 
   explicit Scanner(const Matcher& matcher);
+  // Once the Set has answered this many lines no earlier line repeated, answers are also
+  // remembered by digit mask (Matcher::digit_blind, which builds a small prefilter at first use):
+  // short inputs never pay for it. Read when a Scanner is made; tests set 0 to mask from the start.
+  static inline uint64_t mask_after = 4096;
   ~Scanner();
 
   // `text` is a normalized line with any rank prefix already removed. Lines of one source must
@@ -66,7 +70,13 @@ class Scanner {
   bool near(int pattern, uint32_t source, uint64_t line, int window) const;
 
   const Matcher& matcher_;
-  std::unique_ptr<LineCache> ids_;  // the Set's answer by line text
+  std::unique_ptr<LineCache> ids_;     // the Set's answer by line text
+  std::unique_ptr<LineCache> masked_;  // the same, by Matcher::mask_digits of a digit-blind text
+  std::unique_ptr<LineCache> rejected_;  // pattern ids whose `when` turned the text down
+  uint64_t misses_ = 0;
+  uint64_t mask_after_ = mask_after;
+  std::string mask_;
+  std::vector<std::pair<uint32_t, uint32_t>> prefilter_hits_;
   std::vector<std::pair<const Matcher::Fp*, Hit>> candidates_;
   std::unordered_map<Key, std::vector<uint64_t>, KeyHash> helper_lines_;
   std::unordered_map<uint64_t, size_t> kept_;  // (entry, source) -> candidates kept

@@ -3,11 +3,16 @@
 #include <fnmatch.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iostream>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -26,7 +31,8 @@ namespace {
 namespace fs = std::filesystem;
 
 const char* kHelp =
-    "Usage: denpex triage [options] DIR...\n\n"
+    "Usage: denpex triage [options] DIR...\n"
+    "       denpex triage [options] --jobs-from FILE|-\n\n"
     "Diagnose many jobs' outputs at once and summarize them: how many failed of what (by entry and\n"
     "category), which nodes keep appearing in hardware or NCCL failures (\"drain gpu-node-17: Xid 79\n"
     "in 4 jobs\"), and which line of user code fails in many jobs. Jobs are diagnosed in parallel,\n"
@@ -35,13 +41,16 @@ const char* kHelp =
     "--job-glob, each file directly in DIR whose name matches the pattern.\n\n"
     "Options:\n"
     "  --job-glob PATTERN           One job per matching file in DIR, e.g. 'slurm-*.out'\n"
+    "  --jobs-from FILE|-           Also the jobs listed in FILE (or stdin), one path a line: a\n"
+    "                               directory or a file each (the map step of docs/cluster.md)\n"
     "  -j, --jobs N                 Jobs diagnosed at once (default: hardware threads)\n"
     "  --format text|json|jsonl     text: the summary; json: the summary and every job; jsonl: one\n"
     "                               line per job, `diagnose --format json`'s shape plus \"job\"\n"
     "  --context N                  Lines kept before each job's first error (default: 20)\n"
     "  --signatures DIR             Also load entries from DIR (repeatable)\n"
     "  --color auto|always|never    Colour in text output (default: auto; NO_COLOR disables)\n"
-    "  --exit-zero                  Exit 0 even when failures are found (I/O errors still exit 2)\n"
+    "  --exit-zero                  Exit 0 when the triage ran, whatever it found: failures and\n"
+    "                               unreadable jobs are in the output (for pipes, e.g. Spark's)\n"
     "  -h, --help                   Show this help\n\n"
     "Exit codes: 1 a job failed, 0 none did, 2 usage error or a job that could not be read (the\n"
     "summary is printed first and names it).\n";
@@ -52,6 +61,26 @@ struct Job {
 };
 
 // The jobs under one DIR argument, sorted by name. Returns an error message, empty on success.
+// Jobs named one per line (a scheduler's list of failed jobs, a Spark partition). A path that does
+// not exist is still a job: it is reported as unreadable with the others, not a reason to stop.
+std::string read_job_list(const std::string& from, std::vector<Job>& out) {
+  std::ifstream file;
+  if (from != "-") {
+    file.open(from);
+    if (!file) return "cannot read the job list '" + from + "'";
+  }
+  std::istream& in = from == "-" ? std::cin : file;
+  for (std::string line; std::getline(in, line);) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
+    size_t start = line.find_first_not_of(" \t");
+    if (start == std::string::npos) continue;
+    std::error_code ec;
+    std::string path = line.substr(start);
+    out.push_back({path, !fs::is_directory(path, ec)});
+  }
+  return "";
+}
+
 std::string find_jobs(const std::string& dir, const std::string& glob, std::vector<Job>& out) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return "'" + dir + "' is not a directory";
@@ -98,8 +127,15 @@ Result diagnose_job(const Job& job, const logs::Matcher& matcher, const logs::Di
   try {
     std::vector<project::LogInput> files;
     std::string error;
-    if (job.is_file) files.push_back({job.name, 0});
-    else project::collect_log_inputs(job.name, files, error, true);
+    if (job.is_file) {
+      files.push_back({job.name, 0});  // a missing one fails to open below
+    } else if (::access(job.name.c_str(), R_OK | X_OK) != 0) {
+      // The directory walk skips what it may not read: without this, a job we cannot read would
+      // be counted as a job without output.
+      error = "cannot read directory '" + job.name + "': " + std::strerror(errno);
+    } else {
+      project::collect_log_inputs(job.name, files, error, true);
+    }
     if (error.empty() && files.empty()) r.outcome.empty = true;
     logs::Diagnoser diagnoser(matcher, dopts);
     for (size_t i = 0; error.empty() && i < files.size(); ++i)
@@ -138,14 +174,15 @@ std::optional<size_t> parse_count(const std::string& s, size_t max) {
 
 int cmd_triage(const Args& args) {
   Options opts("triage", kHelp);
-  opts.value("job-glob").value("jobs", 'j').value("format").value("context").value("signatures").value("color");
+  opts.value("job-glob").value("jobs-from").value("jobs", 'j').value("format").value("context").value("signatures").value("color");
   opts.flag("exit-zero");
   if (auto rc = opts.parse(args)) return *rc;
   if (opts.help()) return kOk;
   const std::string format = opts.get("format", "text");
   if (format != "text" && format != "json" && format != "jsonl")
     return opts.usage_error("unknown --format '" + format + "' (text, json or jsonl)");
-  if (opts.positional().empty()) return opts.usage_error("no directory given: denpex triage [options] DIR...");
+  if (opts.positional().empty() && !opts.has("jobs-from"))
+    return opts.usage_error("no directory given: denpex triage [options] DIR... (or --jobs-from FILE)");
   size_t threads = std::max(1u, std::thread::hardware_concurrency());
   if (opts.has("jobs")) {
     auto n = parse_count(opts.get("jobs"), 1024);
@@ -165,6 +202,13 @@ int cmd_triage(const Args& args) {
       print_error("triage", error);
       return kUsage;
     }
+  if (opts.has("jobs-from")) {
+    if (std::string error = read_job_list(opts.get("jobs-from"), jobs); !error.empty()) {
+      print_error("triage", error);
+      return kUsage;
+    }
+    if (jobs.empty()) return opts.usage_error("the job list '" + opts.get("jobs-from") + "' names no job");
+  }
 
   std::shared_ptr<const project::Knowledge> knowledge;
   try {
@@ -236,8 +280,9 @@ int cmd_triage(const Args& args) {
     std::fputs(features::triage_text(summary, st.enabled()).c_str(), stdout);
   }
   std::fflush(stdout);
+  if (opts.has("exit-zero")) return kOk;
   if (summary.unreadable) return kUsage;
-  return (summary.failed || summary.unrecognized) && !opts.has("exit-zero") ? kFindings : kOk;
+  return summary.failed || summary.unrecognized ? kFindings : kOk;
 }
 
 }  // namespace denpex::cli

@@ -168,4 +168,22 @@ TEST_CASE("triage CLI: job directories, suspect node, formats and exit codes") {
   CHECK(r.exit_code == 2);
   r = run_denpex({"triage", "--job-glob", "slurm-7_1.out", outs.string()});
   CHECK(r.exit_code == 0);
+
+  // The map step: jobs named on stdin, one per line; a path that is gone is an unreadable job.
+  r = run_denpex({"triage", "--format", "jsonl", "--jobs-from", "-"}, (runs / "job-4").string() + "\n" +
+                 (outs / "slurm-7_0.out").string() + "\n\n" + (t.path / "gone.out").string() + "\n");
+  CHECK(r.exit_code == 2);
+  std::istringstream mapped(r.out);
+  std::vector<nlohmann::json> rows;
+  for (std::string line; std::getline(mapped, line);) rows.push_back(nlohmann::json::parse(line));
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0]["diagnoses"][0]["entry"] == "nan-loss-check-raised");
+  CHECK(rows[1]["diagnoses"][0]["entry"] == "cuda-oom");
+  CHECK(rows[2]["error"].get<std::string>().find("gone.out") != std::string::npos);
+
+  for (const char* c : {"triage", "evidence"}) {
+    r = run_denpex({c, "--help"});
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("Usage: denpex") == 0);
+  }
 }

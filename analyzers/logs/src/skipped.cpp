@@ -15,6 +15,39 @@ namespace {
 
 std::string_view cap(std::string_view s, size_t n) { return s.substr(0, std::min(s.size(), n)); }
 
+constexpr size_t kNoRun = SIZE_MAX, kUnsure = SIZE_MAX - 1;
+
+// Where the last `D:DD:D` of p[0, n) starts (its first colon), kNoRun when there is none, or
+// kUnsure when the text holds an ESC: removing an escape sequence can join digits and colons
+// into a run the raw bytes lack. Folding `\r` rewrites keeps a suffix of the line, so it cannot.
+// No run anywhere means no line here can hold a clock (may_hold_clock asks for one).
+size_t last_clock_shape(const char* p, size_t n) {
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  auto run_at = [&](size_t i) {
+    return i > 0 && i + 4 < n && digit(p[i - 1]) && digit(p[i + 1]) && digit(p[i + 2]) && p[i + 3] == ':' &&
+           digit(p[i + 4]);
+  };
+  size_t last = kNoRun, i = 0;
+#if defined(__SSE2__)
+  const __m128i colon = _mm_set1_epi8(':'), esc = _mm_set1_epi8('\x1b');
+  for (; i + 19 <= n; i += 16) {
+    const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    const __m128i v3 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 3));
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(v0, esc)) != 0) return kUnsure;
+    for (unsigned m = static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(v0, colon), _mm_cmpeq_epi8(v3, colon))));
+         m != 0; m &= m - 1) {
+      const size_t at = i + static_cast<size_t>(__builtin_ctz(m));
+      if (run_at(at)) last = at;
+    }
+  }
+#endif
+  for (; i < n; ++i) {
+    if (p[i] == '\x1b') return kUnsure;
+    if (p[i] == ':' && run_at(i)) last = i;
+  }
+  return last;
+}
+
 }  // namespace
 
 std::optional<double> Diagnoser::line_clock(std::string_view raw) {
@@ -35,7 +68,19 @@ void Diagnoser::catch_up_clock(uint32_t input, std::string_view chunk, size_t be
   InputState& in = state_->inputs[input];
   const size_t from = std::min(in.clock_from, begin);
   in.clock_from = begin;
-  for (size_t b = begin; b > from;) {
+  size_t b = begin;
+  if (b > from) {
+    // Lines below the last `D:DD:D` of the text above hold no clock (may_hold_clock): the walk
+    // back starts at that run's line, or is skipped when there is none.
+    const size_t run = last_clock_shape(chunk.data() + from, b - 1 - from);
+    if (run == kNoRun) {
+      b = from;
+    } else if (run != kUnsure) {
+      const void* nl = std::memchr(chunk.data() + from + run, '\n', b - 1 - from - run);
+      if (nl != nullptr) b = static_cast<size_t>(static_cast<const char*>(nl) - chunk.data()) + 1;
+    }
+  }
+  for (; b > from;) {
     const void* nl = b - 1 > from ? memrchr(chunk.data() + from, '\n', b - 1 - from) : nullptr;
     const size_t start = nl ? static_cast<size_t>(static_cast<const char*>(nl) - chunk.data()) + 1 : from;
     if (auto t = line_clock(chunk.substr(start, b - 1 - start))) {

@@ -130,7 +130,7 @@ int cmd_diagnose(const Args& args) {
   // belong to that node (an Xid there joins the ranks' NCCL errors by bus id).
   if (pack && !pack->kernel_log.empty()) {
     uint32_t id = diagnoser.open(opts.get("evidence") + "/dmesg" + (pack->host.empty() ? "" : "-" + pack->host) + ".log");
-    for (const auto& line : pack->kernel_log) {
+    for (const auto& line : features::kernel_log_lines(*pack)) {
       diagnoser.feed(id, line);
       diagnoser.feed(id, "\n");
     }

@@ -217,12 +217,13 @@ void read_kernel_log(features::EvidencePack& pack, std::chrono::seconds timeout)
   }
   journal.output = last_line(journal.output);
   pack.probes.push_back(std::move(journal));
-  features::Probe dmesg = probe("kernel log (dmesg)", {"dmesg"}, timeout, &o);
+  // Wall-clock stamps (-T) let the diagnoser order the kernel's lines against the ranks' logs.
+  features::Probe dmesg = probe("kernel log (dmesg)", {"dmesg", "-T"}, timeout, &o);
   lines = tail_lines(o.output, kKernelLines);
   if (dmesg.status == "ok") {
     dmesg.output.clear();
     dmesg.detail = std::to_string(lines.size()) + " lines";
-    pack.kernel_log_source = "dmesg";
+    pack.kernel_log_source = "dmesg -T";
     pack.kernel_log = std::move(lines);
   } else if (dmesg.status == "failed") {
     // Usually kernel.dmesg_restrict: only root may read it.

@@ -135,6 +135,25 @@ std::optional<EvidencePack> parse_evidence(std::string_view text, std::string& e
   return p;
 }
 
+std::vector<std::string> kernel_log_lines(const EvidencePack& pack) {
+  if (pack.kernel_log_source != "dmesg -T" || pack.host.empty()) return pack.kernel_log;
+  std::vector<std::string> out;
+  out.reserve(pack.kernel_log.size());
+  for (const auto& line : pack.kernel_log) {
+    // "[Tue Dec  1 21:22:52 2026] " : weekday, month, day, time, year.
+    std::string_view l = line;
+    const bool stamped = l.size() > 27 && l[0] == '[' && l[4] == ' ' && l[8] == ' ' && l[11] == ' ' && l[14] == ':' &&
+                         l[17] == ':' && l[20] == ' ' && l[25] == ']' && l[26] == ' ';
+    if (!stamped) {
+      out.push_back(line);
+      continue;
+    }
+    out.push_back(std::string(l.substr(5, 3)) + " " + std::string(l.substr(9, 2)) + " " + std::string(l.substr(12, 8)) +
+                  " " + pack.host + " kernel: " + std::string(l.substr(27)));
+  }
+  return out;
+}
+
 size_t apply_evidence(const EvidencePack& pack, logs::Report& report) {
   if (!pack.shm_size) return 0;
   const uint64_t size = *pack.shm_size, free = pack.shm_free.value_or(size);

@@ -20,17 +20,22 @@ namespace {
 
 const fs::path kXid = fs::path(DENPEX_SOURCE_DIR) / "tests/fixtures/logs/xid79-busid";
 
-// A pack as `denpex evidence` writes it on node-02, holding the kernel's real Xid 79 lines.
-void write_pack(const fs::path& dir, uint64_t shm_size) {
+// A pack as `denpex evidence` writes it on node-02, holding the kernel's real Xid 79 lines as the
+// journal prints them, or as `dmesg -T` does.
+void write_pack(const fs::path& dir, uint64_t shm_size, bool dmesg = false) {
   features::EvidencePack p;
   p.host = "node-02";
   p.created = "2026-05-01T12:40:00Z";
   p.probes.push_back({"nvidia-smi", "nvidia-smi -q", "missing", "nvidia-smi is not installed", ""});
   p.shm_size = shm_size;
   p.shm_free = shm_size / 2;
-  p.kernel_log_source = "journalctl -k";
-  std::istringstream dmesg(file_text(kXid / "dmesg-node-02.log"));
-  for (std::string line; std::getline(dmesg, line);) p.kernel_log.push_back(line);
+  p.kernel_log_source = dmesg ? "dmesg -T" : "journalctl -k";
+  std::istringstream journal(file_text(kXid / "dmesg-node-02.log"));
+  for (std::string line; std::getline(journal, line);) {
+    // "May  1 12:34:56 node-02 kernel: [ 4254.197860] text" -> "[Fri May  1 12:34:56 2026] text"
+    if (dmesg) line = "[Fri " + line.substr(0, 15) + " 2026] " + line.substr(line.find("] ") + 2);
+    p.kernel_log.push_back(line);
+  }
   fs::create_directories(dir);
   std::ofstream(dir / "evidence.json") << features::evidence_json(p).dump(2);
 }
@@ -106,6 +111,21 @@ TEST_CASE("evidence: a pack reads back as written; what is not a pack is refused
   CHECK(odd->kernel_log == std::vector<std::string>{"x"});
 }
 
+TEST_CASE("evidence: dmesg -T lines are read in the journal's form, naming their host") {
+  features::EvidencePack p;
+  p.host = "gpu7";
+  p.kernel_log_source = "dmesg -T";
+  p.kernel_log = {"[Tue Dec  1 20:06:51 2026] NVRM: Xid (PCI:0000:5d:00): 79, pid=1, GPU has fallen off the bus.",
+                  "not stamped", "[Tue Dec  1 20:06:51 2026]"};
+  auto lines = features::kernel_log_lines(p);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0] == "Dec  1 20:06:51 gpu7 kernel: NVRM: Xid (PCI:0000:5d:00): 79, pid=1, GPU has fallen off the bus.");
+  CHECK(lines[1] == "not stamped");
+  CHECK(lines[2] == p.kernel_log[2]);
+  p.kernel_log_source = "journalctl -k";
+  CHECK(features::kernel_log_lines(p) == p.kernel_log);
+}
+
 TEST_CASE("evidence CLI: writes the pack here, tools missing here reported as missing") {
   TempDir t;
   const fs::path out = t.path / "pack";
@@ -176,6 +196,13 @@ TEST_CASE("diagnose --evidence: the pack's Xid joins the ranks' NCCL errors; a s
   write_pack(t.path / "big", 32ull << 30);
   r = run_denpex({"diagnose", "--format", "json", "--evidence", (t.path / "big").string(), (t.path / "bus").string()});
   CHECK(nlohmann::json::parse(r.out)["diagnoses"][0]["evidence"]["findings"].dump().find("/dev/shm") == std::string::npos);
+
+  // Without a journal the pack holds `dmesg -T` lines: read as the node's, with their clock.
+  write_pack(t.path / "dmesg", 64ull << 20, true);
+  r = run_denpex({"diagnose", "--format", "json", "--evidence", (t.path / "dmesg").string(), (t.path / "logs").string()});
+  j = nlohmann::json::parse(r.out);
+  CHECK(j["diagnoses"][0]["entry"] == "xid-79-gpu-fallen-off-bus");
+  CHECK(j["diagnoses"][0]["initiating_rank"] == 2);
 
   r = run_denpex({"diagnose", "--evidence", (t.path / "nope").string(), (t.path / "bus").string()});
   CHECK(r.exit_code == 2);

@@ -50,6 +50,11 @@ std::string evidence_markdown(const EvidencePack& pack);
 // Reads evidence.json's text back; nullopt with `error` set when it is not a pack.
 std::optional<EvidencePack> parse_evidence(std::string_view json_text, std::string& error);
 
+// The pack's kernel log as the diagnoser should read it: `dmesg -T` lines (`[Tue Dec  1 21:22:52
+// 2026] text`) in the syslog form the journal writes (`Dec  1 21:22:52 HOST kernel: text`), so
+// that each line names its host and its wall-clock time; other lines as they are.
+std::vector<std::string> kernel_log_lines(const EvidencePack& pack);
+
 // The pack's findings added to the report's diagnoses: a small /dev/shm supports a bus error or
 // shared-memory diagnosis. Returns how many findings were added.
 constexpr uint64_t kSmallShm = 1ull << 30;

@@ -199,28 +199,33 @@ void LiteralPrefilter::find_short(const char* p, size_t n, std::vector<std::pair
   };
   size_t i = 0;
 #if defined(__SSE2__)
-  // Candidates where the first two bytes of some short atom stand (folded as window_hash folds);
-  // atoms sharing them share the compare.
+  // Candidates where the first three bytes of some short atom stand (folded as window_hash
+  // folds); atoms sharing them share the compare. Two bytes let through too many in prose
+  // ("er", "ex", "fa" are everywhere in a warning's text).
   const __m128i fold = _mm_set1_epi8(0x20);
-  __m128i b0[kMaxShort], b1[kMaxShort];
-  size_t pairs = 0;
+  __m128i b0[kMaxShort], b1[kMaxShort], b2[kMaxShort];
+  size_t triples = 0;
   for (uint32_t a : short_) {
-    const char c0 = static_cast<char>(atoms_[a][0] | 0x20), c1 = static_cast<char>(atoms_[a][1] | 0x20);
+    const char c0 = static_cast<char>(atoms_[a][0] | 0x20), c1 = static_cast<char>(atoms_[a][1] | 0x20),
+               c2 = static_cast<char>(atoms_[a][2] | 0x20);
     bool seen = false;
     for (uint32_t b : short_) {
       if (b == a) break;
-      seen = seen || ((atoms_[b][0] | 0x20) == c0 && (atoms_[b][1] | 0x20) == c1);
+      seen = seen || ((atoms_[b][0] | 0x20) == c0 && (atoms_[b][1] | 0x20) == c1 && (atoms_[b][2] | 0x20) == c2);
     }
     if (seen) continue;
-    b0[pairs] = _mm_set1_epi8(c0);
-    b1[pairs++] = _mm_set1_epi8(c1);
+    b0[triples] = _mm_set1_epi8(c0);
+    b1[triples] = _mm_set1_epi8(c1);
+    b2[triples++] = _mm_set1_epi8(c2);
   }
-  for (; i + 17 <= n; i += 16) {
+  for (; i + 18 <= n; i += 16) {
     const __m128i v0 = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), fold);
     const __m128i v1 = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 1)), fold);
+    const __m128i v2 = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 2)), fold);
     __m128i any = _mm_setzero_si128();
-    for (size_t k = 0; k < pairs; ++k)
-      any = _mm_or_si128(any, _mm_and_si128(_mm_cmpeq_epi8(v0, b0[k]), _mm_cmpeq_epi8(v1, b1[k])));
+    for (size_t k = 0; k < triples; ++k)
+      any = _mm_or_si128(any, _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(v0, b0[k]), _mm_cmpeq_epi8(v1, b1[k])),
+                                            _mm_cmpeq_epi8(v2, b2[k])));
     for (unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(any)); mask != 0; mask &= mask - 1)
       at(i + static_cast<size_t>(__builtin_ctz(mask)));
   }

@@ -11,7 +11,7 @@
 // The search is a hashed 4-byte window probe (no loop-carried dependency, unlike a DFA), with a
 // stride when every atom is long enough, then a case-insensitive compare of the candidates. The
 // few atoms too short for a stride of 4 (`exit`, `error`, `fatal`) are found apart, by a 16-byte
-// SSE2 compare of their first two bytes.
+// SSE2 compare of their first three bytes.
 #include <cstdint>
 #include <memory>
 #include <string>

@@ -28,7 +28,7 @@ cleanup() {
   SLURM_CONF=$work/slurm.conf scancel --quiet --user=root 2>/dev/null
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
-  rm -rf "$work"
+  [ -n "${DENPEX_SLURM_KEEP:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT
 fail() {
@@ -52,7 +52,16 @@ munged --foreground --force --socket="$work/munge.sock" --key-file="$work/munge.
   --pid-file="$work/munged.pid" --log-file="$work/munged.log" --seed-file="$work/munge.seed" &
 pids+=($!)
 
-mkdir -p "$work/state" "$work/spool" "$work/out"
+mkdir -p "$work/state" "$work/spool" "$work/out" "$work/bin"
+# The epilog of docs/cluster.md, as written there, with this build's denpex on its PATH.
+ln -s "$denpex" "$work/bin/denpex"
+{
+  echo '#!/bin/bash'
+  echo "export PATH=$work/bin:/usr/bin:/bin"
+  sed -n '/^# \/etc\/slurm\/epilog.d\/denpex.sh/,/^exit 0$/p' "$src/docs/cluster.md"
+} >"$work/epilog.sh"
+chmod +x "$work/epilog.sh"
+grep -q 'denpex diagnose' "$work/epilog.sh" || fail "no epilog recipe found in docs/cluster.md"
 cat >"$work/slurm.conf" <<CONF
 ClusterName=denpextest
 SlurmctldHost=$host(127.0.0.1)
@@ -79,6 +88,7 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 MpiDefault=none
 ReturnToService=2
+Epilog=$work/epilog.sh
 SlurmdTimeout=30
 InactiveLimit=0
 MinJobAge=300
@@ -118,6 +128,12 @@ done
 ls "$work/out"/slurm-"${job}"_*.out >/dev/null 2>&1 || fail "the array wrote no output"
 for f in "$work/out"/*.out; do echo "=== $f"; cat "$f"; done
 
+# The epilog kept a diagnosis next to each failed task's output, and none for the healthy one.
+for task in 1 2 3; do
+  [ -s "$work/out/slurm-${job}_$task.out.denpex.json" ] || fail "the epilog wrote no diagnosis for task $task"
+done
+[ ! -e "$work/out/slurm-${job}_0.out.denpex.json" ] || fail "the epilog wrote a diagnosis for the healthy task"
+
 "$denpex" triage --job-glob 'slurm-*.out' --format json "$work/out" >"$work/triage.json"
 rc=$?
 "$denpex" triage --job-glob 'slurm-*.out' --color never "$work/out"
@@ -148,4 +164,4 @@ for p in problems:
     print("  " + p, file=sys.stderr)
 sys.exit(1 if problems else 0)
 PY
-echo "ok: a 4-task Slurm job array triaged: 3 failures named right, 1 healthy"
+echo "ok: a 4-task Slurm job array triaged: 3 failures named right, 1 healthy; the epilog diagnosed the 3 failed tasks"

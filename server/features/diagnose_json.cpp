@@ -89,6 +89,7 @@ nlohmann::json diagnose_json(const logs::Report& report) {
     j["final_exception"]["type"] = f.event.type;
     j["final_exception"]["message"] = f.event.message;
     j["final_exception"]["chained"] = str_or_null(f.event.chained);
+    j["final_exception"]["cut_off"] = f.event.cut_off;
     j["final_exception"]["traceback"] = frames(f.event.stack);
   } else {
     j["final_exception"] = nullptr;

@@ -38,8 +38,7 @@ std::string diagnose_text(const logs::Report& report, bool color, size_t context
              std::to_string(report.first_error_line->where.line) + "):\n  " + report.first_error_line->text + "\n";
     if (report.final_exception) {
       const auto& f = *report.final_exception;
-      out += "\nFinal exception (" + f.where.file + ":" + std::to_string(f.where.line) + "):\n  " + f.event.type +
-             (f.event.message.empty() ? "" : ": " + f.event.message) + "\n";
+      out += "\nFinal exception (" + f.where.file + ":" + std::to_string(f.where.line) + "):\n  " + logs::describe(f.event, 2048) + "\n";
     }
     if (report.first_error_line || report.final_exception)
       out += "\nNo encyclopedia entry matches; `denpex signatures list` shows what is known.\n";
@@ -109,7 +108,7 @@ std::string diagnose_markdown(const logs::Report& report) {
       out += "\nFirst error-looking line (`" + report.first_error_line->where.file + ":" +
              std::to_string(report.first_error_line->where.line) + "`):\n\n```\n" + report.first_error_line->text + "\n```\n";
     if (report.final_exception)
-      out += "\nFinal exception: `" + report.final_exception->event.type + "`: " + report.final_exception->event.message + "\n";
+      out += "\nFinal exception: `" + logs::describe(report.final_exception->event, 2048) + "`\n";
     return out;
   }
   const auto& d = report.diagnoses.front();

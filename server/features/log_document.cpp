@@ -99,8 +99,8 @@ LogDocument diagnose_log_document(const logs::Matcher& matcher, std::string_view
     if (r.final_exception && r.final_exception->where.line > 0) {
       const auto& f = *r.final_exception;
       LogMark m{LogMark::Kind::Unknown, static_cast<uint32_t>(f.where.line - 1), core::Severity::Warning, "", "", f.rank};
-      m.message = "Unrecognised failure on " + rank_label(f.rank, -1, "") + ": " + f.event.type +
-                  (f.event.message.empty() ? "" : ": " + f.event.message) + " (no encyclopedia entry matches)";
+      m.message = "Unrecognised failure on " + rank_label(f.rank, -1, "") + ": " + logs::describe(f.event, 2048) +
+                  " (no encyclopedia entry matches)";
       doc.marks.push_back(std::move(m));
     }
     return doc;

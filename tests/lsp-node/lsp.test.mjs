@@ -523,14 +523,15 @@ async function session(t, s, resolveEdits, name) {
   const symptom = await s.request('textDocument/hover', { textDocument: { uri: logUri }, position: info.range.start });
   assert.match(symptom?.contents?.value ?? '', /symptom, not the cause/, 'hover on a collateral line says it is a symptom');
 
-  // Editing the log: cut it before the failure, and model.py loses what the log put there; undo
-  // (a full-text change) and it comes back.
+  // Editing the log: cut it before the failure (before rank 5's traceback begins on line 18: a log
+  // that ends inside a traceback still shows which rank was failing), and model.py loses what the
+  // log put there; undo (a full-text change) and it comes back.
   const cutFrom = s.publishes.length;
   const lines = logText.split('\n').length - 1;
   await s.notify('textDocument/didChange', { textDocument: { uri: logUri, version: 2 },
-    contentChanges: [{ range: { start: { line: 20, character: 0 }, end: { line: lines, character: 0 } }, text: '' }] });
+    contentChanges: [{ range: { start: { line: 17, character: 0 }, end: { line: lines, character: 0 } }, text: '' }] });
   const cutLog = await s.publish(logPath, 'the cut log, version 2', (p) => p.version === 2, cutFrom);
-  assert.ok(!cutLog.diagnostics.some((d) => d.severity === 1), `no failure in the first 20 lines, got ${codes(cutLog)}`);
+  assert.ok(!cutLog.diagnostics.some((d) => d.severity === 1), `no failure in the first 17 lines, got ${codes(cutLog)}`);
   assert.deepEqual((await s.publish(modelPath, 'model.py without the log\'s mark', () => true, cutFrom)).diagnostics, []);
   const undoFrom = s.publishes.length;
   await s.notify('textDocument/didChange', { textDocument: { uri: logUri, version: 3 }, contentChanges: [{ text: logText }] });

@@ -54,10 +54,20 @@ int stamped_rank_prefix(std::string_view line) {
   return r;
 }
 
-// NCCL: `host:pid:tid [dev] NCCL WARN|INFO|ERROR ...`
+// NCCL: `host:pid:tid [dev] NCCL WARN|INFO|ERROR ...`, or with NCCL's source location between
+// (older releases and NCCL_DEBUG_FILE): `host:pid:tid [dev] init.cc:981 NCCL WARN ...`.
 bool nccl_prefix(std::string_view line, Attribution& a) {
   size_t nccl = line.find("] NCCL ");
-  if (nccl == std::string_view::npos || nccl > 256) return false;
+  if (nccl == std::string_view::npos || nccl > 256) {
+    size_t word = line.find(" NCCL ");
+    if (word == std::string_view::npos || word == 0 || word > 300) return false;
+    size_t sp = line.rfind(' ', word - 1);
+    if (sp == std::string_view::npos || sp == 0 || line[sp - 1] != ']') return false;
+    std::string_view where = line.substr(sp + 1, word - sp - 1);  // `init.cc:981`
+    size_t colon = where.find(".cc:");
+    if (colon == std::string_view::npos || colon == 0) return false;
+    nccl = sp - 1;
+  }
   size_t open = line.rfind('[', nccl);
   if (open == std::string_view::npos || open < 2 || line[open - 1] != ' ') return false;
   size_t i = open + 1;
@@ -231,9 +241,11 @@ Attribution attribute_line(std::string_view line) {
   }
   if (size_t k = pod_prefix(line, a.node)) {
     a.strip += k;
+    a.node_prefix = true;
     line.remove_prefix(k);
   } else if (size_t h = host_prefix(line, a.node)) {
     a.strip += h;
+    a.node_prefix = true;
     line.remove_prefix(h);
   }
   if (auto p = rank_prefix(line)) {

@@ -169,15 +169,24 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       auto [it, added] = first_collateral.try_emplace(c.source, c.hit.line);
       if (!added) it->second = std::min(it->second, c.hit.line);
     }
-  // An unknown exception names the initiator only in a cascade: some other rank (source) shows a
-  // collateral symptom. A lone unknown exception stays undiagnosed (the report shows it as the
-  // final exception), unless the launcher itself says it ended the job: torch.multiprocessing's
-  // `-- Process N terminated with the following error:` above it.
+  // An unknown exception names the initiator in a cascade (some other rank shows a collateral
+  // symptom) and in the output of a multi-rank job, where other ranks or hosts appear but this
+  // one raised. A lone unknown exception of a single process stays undiagnosed (the report shows
+  // it as the final exception), unless the launcher itself says it ended the job:
+  // torch.multiprocessing's `-- Process N terminated with the following error:` above it.
+  auto identified = [](const SourceInfo& s) { return s.rank >= 0 || !s.node.empty(); };
+  auto has_peers = [&](const SourceInfo* self) {
+    if (!identified(*self)) return false;
+    return std::any_of(st.sources.begin(), st.sources.end(), [&](const SourceInfo& s) {
+      return &s != self && identified(s) && (s.rank != self->rank || s.node != self->node);
+    });
+  };
   std::erase_if(all, [&](const Cand& c) {
     if (!is_fallback(c.entry)) return false;
     if (c.source->events.spawn_process_at(c.hit.line) >= 0) return false;
     auto fc = first_collateral.find(c.source);
     if (fc != first_collateral.end() && fc->second <= c.hit.line) return true;
+    if (has_peers(c.source)) return false;
     return std::none_of(first_collateral.begin(), first_collateral.end(),
                         [&](const auto& kv) { return kv.first != c.source; });
   });
@@ -222,6 +231,13 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   if (!serious_initiator && std::any_of(all.begin(), all.end(), [](const Cand& c) { return is_cancellation(c.entry); }))
     return report;
 
+  // A launcher's summary that names the failed process by its global rank (`failed_rank`):
+  // mpirun's "first process to do so", `mpirun noticed that process rank N ... exited on signal`.
+  auto launcher_failed = [&]() -> const Cand* {
+    for (const auto& c : all)
+      if (auto fr = c.hit.captures.find("failed_rank"); fr != c.hit.captures.end() && !fr->second.empty()) return &c;
+    return nullptr;
+  };
   Diagnosis d;
   const Cand* primary = nullptr;
   std::vector<std::string> hang_notes;
@@ -328,6 +344,14 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
                      " while the others waited in SeqNum " + std::to_string(high->second);
       }
     }
+    if (hung < 0)
+      if (const Cand* c = launcher_failed()) {
+        // The launcher saw which process exited first: better evidence than which rank was quiet.
+        hung = std::atoi(c->hit.captures.at("failed_rank").c_str());
+        hang_notes.push_back("The launcher names rank " + std::to_string(hung) + " as the process that ended the job (" +
+                             at(st, *c) + ", " + c->entry->id + "); the other ranks' errors followed it.");
+        hang_start = "rank " + std::to_string(hung) + ": exited first, as the launcher reports";
+      }
     if (hung < 0) {
       // A peer that names the faulty rank (`Rank 1 failed to pass monitoredBarrier`, `... from
       // rank 0. Please check rank 0 logs for faulty rank.`): the first one named.
@@ -459,6 +483,15 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
                          " as the first observed failure" + (rc.has_exitcode ? " (exitcode " + std::to_string(rc.exitcode) + ")" : "") +
                          "; that rank's own error output is not in these logs.");
   }
+  // Other launchers name the failed process by its global rank.
+  if (const Cand* c = d.initiating_rank < 0 ? launcher_failed() : nullptr) {
+    const std::string& rank = c->hit.captures.at("failed_rank");
+    d.initiating_rank = std::atoi(rank.c_str());
+    if (auto host = c->hit.captures.find("host"); host != c->hit.captures.end() && d.initiating_node.empty())
+      d.initiating_node = host->second;
+    hang_notes.push_back("The launcher names rank " + rank + " as the process that ended the job (" + at(st, *c) + ", " +
+                         c->entry->id + "); that rank's own first error is the one to fix.");
+  }
   // A GPU fault that names its PCI address (an Xid in dmesg) belongs to the rank whose NCCL
   // communicator was initialised on that GPU, on the same node when both are known.
   if (auto pci = primary->hit.captures.find("pci"); d.initiating_rank < 0 && pci != primary->hit.captures.end()) {
@@ -516,6 +549,21 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       break;
     }
   }
+  // No worker named at all: the one the agent did not send SIGTERM to is the one that had failed.
+  if (d.initiating_rank < 0)
+    for (const auto& s : st.sources) {
+      const int gap = missing_worker_index(s.events.sigterm_pids());
+      if (gap < 0) continue;
+      std::vector<long> pids = s.events.sigterm_pids();
+      std::sort(pids.begin(), pids.end());
+      d.initiating_rank = gap;
+      d.initiating_local_rank = gap;
+      hang_notes.push_back("torchrun sent SIGTERM to pids " + std::to_string(pids.front()) + "-" + std::to_string(pids.back()) +
+                           " except " + std::to_string(pids.front() + gap) + ": that worker had already failed. Workers "
+                           "start in local-rank order, so it is most likely local rank " + std::to_string(gap) +
+                           " (rank " + std::to_string(gap) + " on a single node); an inference from pids, not a report.");
+      break;
+    }
   if (d.initiating_rank >= 0 && d.initiating_rank == root_rank && report.root_cause) {
     if (d.initiating_node.empty()) d.initiating_node = report.root_cause->cause.host;
     if (d.initiating_local_rank < 0) d.initiating_local_rank = report.root_cause->cause.local_rank;
@@ -542,7 +590,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
                     (primary->entry->can_initiate() ? "" : " (a symptom)"));
   for (const auto& ex : primary->source->events.exceptions()) {
     if (ex.line < primary->hit.line || ex.line > primary->hit.line + 200) continue;
-    d.chain.push_back(rank_str(primary->source->rank) + " raised " + ex.type + (ex.message.empty() ? "" : ": " + ex.message.substr(0, 160)) +
+    d.chain.push_back(rank_str(primary->source->rank) + (ex.cut_off ? " printed " : " raised ") + describe(ex) +
                       " (line " + std::to_string(ex.line) + ")");
     break;
   }
@@ -591,8 +639,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   std::vector<std::pair<int, const core::Entry*>> nearest;
   if (is_fallback(primary->entry)) {
     const ExceptionEvent* ex = primary->source->events.exception_at(primary->hit.line);
-    std::string raised = ex ? ex->type + (ex->message.empty() ? "" : ": " + ex->message.substr(0, 160))
-                            : primary->hit.text.substr(0, 200);
+    std::string raised = ex ? describe(*ex) : primary->hit.text.substr(0, 200);
     std::string where;
     if (const StackFrame* f = user_frame(d.traceback))
       where = " at " + base_name(f->file) + ":" + std::to_string(f->line) + (f->function.empty() ? "" : " in " + f->function);

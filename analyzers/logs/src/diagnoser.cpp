@@ -283,11 +283,28 @@ uint32_t Diagnoser::note_rank(uint32_t input, int rank) {
   if (added) {
     SourceInfo s;
     s.input = input;
-    s.rank = rank;
-    s.node = st.inputs[input].file_attr.node;
+    s.rank = rank < -1 ? -1 : rank;
+    s.node = rank < -1 ? st.prefix_nodes[static_cast<size_t>(-2 - rank)] : st.inputs[input].file_attr.node;
     st.sources.push_back(std::move(s));
   }
   return it->second;
+}
+
+int Diagnoser::source_key(uint32_t input, const Attribution& a) {
+  State& st = *state_;
+  if (a.rank >= 0) return a.rank;
+  const int file_rank = st.inputs[input].file_attr.rank;
+  if (file_rank >= 0 || !a.node_prefix || a.node.empty()) return file_rank;
+  // Unranked lines of several hosts in one stream: each host is a source of its own, so that
+  // one host's traceback is not taken for another's.
+  constexpr size_t kMaxPrefixNodes = 4096;
+  auto it = st.prefix_node_index.find(a.node);
+  if (it == st.prefix_node_index.end()) {
+    if (st.prefix_nodes.size() >= kMaxPrefixNodes) return -1;
+    it = st.prefix_node_index.emplace(a.node, static_cast<int>(st.prefix_nodes.size())).first;
+    st.prefix_nodes.push_back(a.node);
+  }
+  return -2 - it->second;
 }
 
 void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offset, size_t length,
@@ -309,14 +326,16 @@ void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offs
   // body, given only when the line needs no normalizing (then norm == raw).
   const Attribution a = known ? *known : attribute_line(norm);
   std::string_view body = norm.substr(a.strip);
-  int rank = a.rank >= 0 ? a.rank : in.file_attr.rank;
-  const uint32_t source = note_rank(input, rank);
+  const uint32_t source = note_rank(input, source_key(input, a));
   SourceInfo& src = st.sources[source];
+  const int rank = src.rank;
   if (src.local_rank < 0 && a.local_rank >= 0) src.local_rank = a.local_rank;
   if (src.node.empty() && !a.node.empty()) src.node = a.node;
   if (may_hold_clock(norm))
     if (auto t = parse_timestamp(norm)) in.last_time = t;
   in.clock_from = offset + length + 1;
+  src.last_order = st.order;
+  src.last_time = in.last_time;
   const bool was_idle = src.events.idle();
   src.events.feed(lineno, body);
   if (was_idle != src.events.idle()) was_idle ? ++st.busy : --st.busy;
@@ -386,7 +405,36 @@ Report Diagnoser::finish() {
   State& st = *state_;
   for (uint32_t i = 0; i < st.inputs.size(); ++i) close(i);
   for (auto& s : st.sources) s.events.finish();
-  return build_report(matcher_, st, st.scanner.finish());
+  std::vector<Hit> hits = st.scanner.finish();
+  add_cut_off_tracebacks(hits);
+  return build_report(matcher_, st, std::move(hits));
+}
+
+void Diagnoser::add_cut_off_tracebacks(std::vector<Hit>& hits) {
+  // A paste that ends inside a traceback has no exception line for any fingerprint to match,
+  // yet it shows which process was failing: the fallback for unknown exceptions stands for it
+  // (causality decides, as for any unknown exception, whether it started the failure).
+  const auto& entries = matcher_.entries();
+  auto fallback = std::find_if(entries.begin(), entries.end(), [](const core::Entry& e) {
+    return std::find(e.tags.begin(), e.tags.end(), "fallback") != e.tags.end();
+  });
+  if (fallback == entries.end()) return;
+  State& st = *state_;
+  for (uint32_t i = 0; i < st.sources.size(); ++i) {
+    const SourceInfo& s = st.sources[i];
+    if (s.events.exceptions().empty() || !s.events.exceptions().back().cut_off) continue;
+    const ExceptionEvent& ev = s.events.exceptions().back();
+    Hit h;
+    h.source = i;
+    h.line = ev.line;
+    h.entry = static_cast<uint32_t>(fallback - entries.begin());
+    h.confidence = 0.1;
+    h.text = "Traceback (most recent call last): ... " + ev.last_frame;
+    HitMeta& meta = st.meta[{i, ev.line}];
+    meta.order = s.last_order;
+    meta.time = s.last_time;
+    hits.push_back(std::move(h));
+  }
 }
 
 }  // namespace denpex::logs

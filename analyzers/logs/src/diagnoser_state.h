@@ -17,6 +17,9 @@ struct SourceInfo {
   int local_rank = -1;
   std::string node;
   EventTracker events;
+  // Where and when its last line was read: a traceback the input ends inside is dated by it.
+  uint64_t last_order = 0;
+  std::optional<double> last_time;
 };
 
 struct InputState {
@@ -51,6 +54,9 @@ struct Diagnoser::State {
   std::vector<InputState> inputs;
   std::vector<SourceInfo> sources;
   std::map<std::pair<uint32_t, int>, uint32_t> source_of;  // (input, rank) -> source
+  // Nodes named by line prefixes (pdsh `host: `, `[pod/...]`): key -2 - i in source_of.
+  std::map<std::string, int, std::less<>> prefix_node_index;
+  std::vector<std::string> prefix_nodes;
   std::map<std::pair<uint32_t, uint64_t>, HitMeta> meta;    // (source, line) -> meta
   std::vector<Snapshot> snapshots;
   std::optional<LineRef> first_error_line;

@@ -179,6 +179,8 @@ void EventTracker::table_field(std::string_view key, std::string_view value) {
 // `time: ...`, `rank: 0 (local_rank: 0)`, `exitcode: ...`, `msg: "..."`, then `Other Failures:`).
 static std::pair<size_t, size_t> root_cause_heading(std::string_view text) {
   if (size_t rc = text.find("Root Cause (first observed failure):"); rc != std::string_view::npos) return {rc, 36};
+  // Copied from a rendered page, the colon may come loose: `Root Cause (first observed failure) :`.
+  if (size_t rc = text.find("Root Cause (first observed failure) :"); rc != std::string_view::npos) return {rc, 37};
   size_t rc = text.find("Root Cause:");
   if (rc == std::string_view::npos) return {std::string_view::npos, 0};
   std::string_view after = trim(text.substr(rc + 11));
@@ -244,6 +246,15 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
       if (p >= 0) spawn_marks_.emplace_back(line, p);
     }
   }
+  if (size_t p = text.find("Sending process "); p != std::string_view::npos && sigterm_pids_.size() < kMaxEvents) {
+    std::string_view rest = text.substr(p + 16);
+    size_t digits = 0;
+    while (digits < rest.size() && digits < 9 && std::isdigit(static_cast<unsigned char>(rest[digits]))) ++digits;
+    // `closing signal SIGKILL` repeats the pids of workers that outlived the grace period;
+    // pastes often cut the line after `closing`.
+    if (digits > 0 && rest.substr(digits, 8) == " closing" && rest.find("SIGKILL") == std::string_view::npos)
+      sigterm_pids_.push_back(std::stol(std::string(rest.substr(0, digits))));
+  }
   if (bus_ranks_.size() < kMaxEvents)
     if (auto b = parse_bus_rank(line, text)) {
       bus_ranks_.push_back(std::move(*b));
@@ -254,6 +265,7 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
     table_ = Table::RootCause;
     current_ = RootCause{};
     current_.line = line;
+    loose_lines_ = 0;
     // A table pasted flattened onto one line: `Root Cause (first observed failure): [0]: time :
     // 2024-08-17_13:24:04 host : server rank : 0 (local_rank: 0) exitcode : 1 (pid: 42) ...`.
     std::string_view rest = text.substr(rc + heading);
@@ -307,6 +319,18 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
       failure_rank_ = -1;
       return;
     }
+    // The table copied from a rendered page loses its key column and spacing:
+    // `rank2 (local rank: 2)exitcode: -9 (pid: 36071)error file: <N/A>`.
+    if (table_ == Table::RootCause && t.starts_with("rank") && t.size() > 4 && std::isdigit(static_cast<unsigned char>(t[4]))) {
+      current_.rank = leading_int(t.substr(4));
+      for (std::string_view key : {"local rank:", "local_rank:"})
+        if (size_t lr = t.find(key); lr != std::string_view::npos) current_.local_rank = leading_int(trim(t.substr(lr + key.size())));
+      if (size_t ec = t.find("exitcode:"); ec != std::string_view::npos) {
+        current_.exitcode = leading_int(trim(t.substr(ec + 9)));
+        current_.has_exitcode = true;
+      }
+      return;
+    }
     size_t colon = t.find(':');
     if (!t.empty() && t[0] != '[' && t[0] != '=' && t[0] != '-' && colon != std::string_view::npos && colon < 16) {
       std::string_view key = trim(t.substr(0, colon)), value = trim(t.substr(colon + 1));
@@ -328,6 +352,10 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
       }
       return;
     }
+    // A copied table whose columns came apart puts keys and values on lines of their own
+    // (`time`, `host`, `2023-09-14 01:45:50`, `ding-X10DRG`): a few are let through before the
+    // rank shows up.
+    if (table_ == Table::RootCause && current_.rank < 0 && ++loose_lines_ <= kLooseTableLines) return;
     if (table_ == Table::RootCause && current_.rank >= 0 && root_causes_.size() < kMaxEvents)
       root_causes_.push_back(current_);
     table_ = Table::None;
@@ -390,7 +418,35 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
   }
 }
 
+int missing_worker_index(std::vector<long> pids) {
+  std::sort(pids.begin(), pids.end());
+  pids.erase(std::unique(pids.begin(), pids.end()), pids.end());
+  if (pids.size() < 2 || pids.back() - pids.front() != static_cast<long>(pids.size())) return -1;
+  for (size_t i = 1; i < pids.size(); ++i)
+    if (pids[i] != pids[i - 1] + 1) return static_cast<int>(i);
+  return -1;
+}
+
+std::string describe(const ExceptionEvent& ev, size_t max_message) {
+  if (ev.cut_off)
+    return "a traceback cut off before its exception line" +
+           (ev.last_frame.empty() ? std::string() : " (last frame: " + ev.last_frame.substr(0, max_message) + ")");
+  return ev.type + (ev.message.empty() ? "" : ": " + ev.message.substr(0, max_message));
+}
+
 void EventTracker::finish() {
+  if (state_ == State::Frames && frames_ > 0 && !stack_.empty() && exceptions_.size() < kMaxEvents) {
+    ExceptionEvent ev;
+    ev.line = stack_.back().log_line;
+    ev.traceback_line = traceback_line_;
+    ev.chained = std::move(pending_chain_);
+    ev.last_frame = std::move(last_frame_);
+    ev.frames = frames_;
+    ev.stack = std::move(stack_);
+    ev.cut_off = true;
+    exceptions_.push_back(std::move(ev));
+    stack_.clear();
+  }
   if (table_ == Table::RootCause && current_.rank >= 0 && root_causes_.size() < kMaxEvents) root_causes_.push_back(current_);
   table_ = Table::None;
   in_table_traceback_ = false;

@@ -1,6 +1,7 @@
 #include "denpex/logs/matcher.h"
 
 #include <algorithm>
+#include <system_error>
 #include <unordered_map>
 
 #include "prefilter.h"
@@ -134,13 +135,28 @@ Matcher::Matcher(const std::vector<core::Entry>& entries) : entries_(entries) {
     }
   }
   pattern_count_ = fp_of_pattern_.size();
-  if (pattern_count_ > 0 && !set_->Compile()) error_ = "the fingerprint set could not be compiled (out of memory)";
+  if (pattern_count_ == 0) return;
+  auto compile = [this] {
+    if (!set_->Compile()) error_ = "the fingerprint set could not be compiled (out of memory)";
+  };
+  try {
+    compiling_ = std::thread(compile);
+  } catch (const std::system_error&) {
+    compile();
+  }
 }
 
-Matcher::~Matcher() = default;
+void Matcher::wait() const {
+  std::call_once(*compiled_once_, [this] {
+    if (compiling_.joinable()) compiling_.join();
+  });
+}
+
+Matcher::~Matcher() { wait(); }
 
 void Matcher::match(std::string_view line, std::vector<int>* ids) const {
   ids->clear();
+  wait();
   if (pattern_count_ == 0 || !error_.empty()) return;
   set_->Match(re2::StringPiece(line.data(), line.size()), ids);
   std::sort(ids->begin(), ids->end());

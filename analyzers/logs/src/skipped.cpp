@@ -174,7 +174,6 @@ void Diagnoser::skip_range(uint32_t input, std::string_view range) {
 
 void Diagnoser::attribute_skipped(uint32_t input, std::string_view raw) {
   State& st = *state_;
-  InputState& in = st.inputs[input];
   raw = cap(raw, kMaxLine);
   std::string_view norm = raw;
   if (std::memchr(raw.data(), '\x1b', raw.size()) || std::memchr(raw.data(), '\r', raw.size())) {
@@ -183,7 +182,7 @@ void Diagnoser::attribute_skipped(uint32_t input, std::string_view raw) {
   }
   Attribution a = attribute_line(norm);
   if (a.local_rank < 0 && a.node.empty()) return;
-  SourceInfo& src = st.sources[note_rank(input, a.rank >= 0 ? a.rank : in.file_attr.rank)];
+  SourceInfo& src = st.sources[note_rank(input, source_key(input, a))];
   if (src.local_rank < 0 && a.local_rank >= 0) src.local_rank = a.local_rank;
   if (src.node.empty() && !a.node.empty()) src.node = a.node;
 }

@@ -120,3 +120,65 @@ TEST_CASE("exception lines are told apart from prose") {
   CHECK(logs::looks_like_error("ERROR: something"));
   CHECK_FALSE(logs::looks_like_error("step 10 loss 2.1"));
 }
+
+TEST_CASE("NCCL lines with the source location still name their host and device") {
+  auto a = logs::attribute_line("trainer-worker-3:41:41 [1] init.cc:981 NCCL WARN Invalid rank requested : 4/4");
+  CHECK(a.node == "trainer-worker-3");
+  CHECK(a.local_rank == 1);
+  CHECK(logs::attribute_line(" NCCL WARN something").node.empty());
+  CHECK(logs::attribute_line("see [1] notes.cc:3 NCCL docs").node.empty());
+  // Host prefixes mark the node as the line's own (lines without ranks are told apart by it).
+  auto p = logs::attribute_line("worker-1: Traceback (most recent call last):");
+  CHECK(p.node == "worker-1");
+  CHECK(p.node_prefix);
+  CHECK_FALSE(a.node_prefix);
+}
+
+TEST_CASE("the worker missing from torchrun's SIGTERM list") {
+  CHECK(logs::missing_worker_index({40211, 40212, 40214, 40215}) == 2);
+  CHECK(logs::missing_worker_index({16074, 16075, 16076, 16078, 16079, 16080, 16081}) == 3);
+  CHECK(logs::missing_worker_index({100, 101, 102}) == -1);        // the gap is at either end: unknown
+  CHECK(logs::missing_worker_index({100, 102, 104}) == -1);        // two gaps
+  CHECK(logs::missing_worker_index({100}) == -1);
+  CHECK(logs::missing_worker_index({102, 100, 100, 103}) == 1);    // order and repeats do not matter
+  logs::EventTracker t;
+  t.feed(1, "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 53038 closing");
+  t.feed(2, "W0311 14:02:16.912000 140234 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 53039 closing signal SIGTERM");
+  t.feed(3, "Sending process 53039 closing signal SIGKILL");
+  CHECK(t.sigterm_pids() == std::vector<long>{53038, 53039});
+}
+
+TEST_CASE("a traceback the input ends inside becomes a cut-off event") {
+  logs::EventTracker t;
+  t.feed(1, "Traceback (most recent call last):");
+  t.feed(2, "  File \"train.py\", line 12, in <module>");
+  t.feed(3, "    main()");
+  t.feed(4, "  File \"train.py\", line 9, in main");
+  t.finish();
+  REQUIRE(t.exceptions().size() == 1);
+  const auto& ev = t.exceptions()[0];
+  CHECK(ev.cut_off);
+  CHECK(ev.line == 4);
+  CHECK(ev.traceback_line == 1);
+  CHECK(ev.type.empty());
+  CHECK(logs::describe(ev).find("cut off before its exception line (last frame: File \"train.py\", line 9, in main)") !=
+        std::string::npos);
+  // A header alone, with no frame, is not an event.
+  logs::EventTracker bare;
+  bare.feed(1, "Traceback (most recent call last):");
+  bare.finish();
+  CHECK(bare.exceptions().empty());
+}
+
+TEST_CASE("root-cause tables copied from a rendered page") {
+  logs::EventTracker t;
+  int n = 0;
+  for (const char* l : {"Root Cause (first observed failure) :", "[0]:", "time", "host", "2024-03-02 11:20:41", "gpu-box-7",
+                        "rank3 (local rank: 3)exitcode: -9 (pid: 51872)error file: <N/A>"})
+    t.feed(static_cast<uint64_t>(++n), l);
+  t.finish();
+  REQUIRE(t.root_causes().size() == 1);
+  CHECK(t.root_causes()[0].rank == 3);
+  CHECK(t.root_causes()[0].local_rank == 3);
+  CHECK(t.root_causes()[0].exitcode == -9);
+}

@@ -11,6 +11,9 @@ struct Attribution {
   int rank = -1;        // global rank, -1 when unknown
   int local_rank = -1;  // local rank / device index, -1 when unknown
   std::string node;     // host name, empty when unknown
+  // The node came from a prefix the collector put on every line of that host (pdsh/DeepSpeed's
+  // `host: `, `kubectl logs --prefix`), so lines without a rank can be told apart by it.
+  bool node_prefix = false;
   size_t strip = 0;     // bytes of launcher prefix to remove before matching
 
   bool empty() const { return rank < 0 && local_rank < 0 && node.empty(); }

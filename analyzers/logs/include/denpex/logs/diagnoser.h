@@ -89,6 +89,10 @@ class Diagnoser {
   void catch_up_clock(uint32_t input, std::string_view chunk, size_t begin);
   std::optional<double> line_clock(std::string_view raw);
   uint32_t note_rank(uint32_t input, int rank);
+  // The key a line's source is filed under: its rank, else a host prefix's node (as -2 - index),
+  // else the file's rank, else -1.
+  int source_key(uint32_t input, const Attribution& a);
+  void add_cut_off_tracebacks(std::vector<Hit>& hits);
 
   const Matcher& matcher_;
   DiagnoseOptions options_;

@@ -34,6 +34,9 @@ struct ExceptionEvent {
   // `terminate` events and once the tracker's kMaxStackFrames are spent.
   std::vector<StackFrame> stack;
   bool from_terminate = false;  // C++ `terminate called after throwing an instance of`
+  // The input ended inside the traceback (a paste cut short): no exception line was seen, `type`
+  // is empty and `line` is its last frame's.
+  bool cut_off = false;
 };
 
 // torchrun / torch.distributed.elastic's failure summary.
@@ -80,7 +83,7 @@ class EventTracker {
  public:
   // `text` is the normalized line without launcher prefix; lines arrive in order.
   void feed(uint64_t line, std::string_view text);
-  // Ends any traceback still open (end of input).
+  // Ends any traceback still open (end of input): one with frames becomes a `cut_off` event.
   void finish();
   // True when only a marker line (a traceback header, a chaining sentence, `terminate called`,
   // a torchrun table heading) can change the tracker's state: other lines may then be skipped
@@ -96,6 +99,9 @@ class EventTracker {
   // process index whose traceback is printed at `line` (just after such a marker), -1 when none.
   int spawn_process_at(uint64_t line) const;
   const std::vector<TableTraceback>& table_tracebacks() const { return table_tracebacks_; }
+  // The pids torchrun's agent sent SIGTERM to (`Sending process N closing signal SIGTERM`): every
+  // worker of the node but the one that failed.
+  const std::vector<long>& sigterm_pids() const { return sigterm_pids_; }
   // The rank whose table traceback contains `line`, -1 when none does.
   int table_traceback_rank(uint64_t line) const;
   // The exception the line at `line` belongs to: the one whose traceback holds it, else the
@@ -133,6 +139,8 @@ class EventTracker {
   RootCause current_;
   int failure_rank_ = -1;
   bool in_table_traceback_ = false;
+  int loose_lines_ = 0;  // lines of a root-cause table that were neither a field nor its end
+  static constexpr int kLooseTableLines = 6;
 
   std::vector<ExceptionEvent> exceptions_;
   std::vector<RootCause> root_causes_;
@@ -140,7 +148,18 @@ class EventTracker {
   std::vector<BusRank> bus_ranks_;
   std::vector<std::pair<uint64_t, int>> spawn_marks_;  // line, process index
   std::vector<TableTraceback> table_tracebacks_;
+  std::vector<long> sigterm_pids_;
 };
+
+// torchrun starts a node's workers one after another, so their pids usually run in local-rank
+// order: a SIGTERM list that is one contiguous run of pids but for a single gap inside it
+// points at the worker that was not signalled (it had already failed). Returns that gap's index
+// (its likely local rank), -1 when the list does not have exactly one inner gap.
+int missing_worker_index(std::vector<long> pids);
+
+// How a report names the exception: `RuntimeError: boom`, or for a cut-off traceback what is
+// known of it (its last frame).
+std::string describe(const ExceptionEvent& ev, size_t max_message = 160);
 
 // `RuntimeError: boom` -> {"RuntimeError", "boom"}; nullopt when the line does not look like the
 // last line of a Python traceback.

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -31,8 +32,16 @@ class Matcher {
   explicit Matcher(const std::vector<core::Entry>& entries);
   ~Matcher();
 
-  bool ok() const { return error_.empty(); }
-  const std::string& error() const { return error_; }
+  // The Set compiles on a thread of its own, so that a caller can build what else it needs
+  // (the diagnoser's screen) meanwhile; ok(), error() and match() wait for it.
+  bool ok() const {
+    wait();
+    return error_.empty();
+  }
+  const std::string& error() const {
+    wait();
+    return error_;
+  }
 
   struct Fp {
     uint32_t entry;
@@ -77,8 +86,12 @@ class Matcher {
   size_t pattern_count() const { return pattern_count_; }
 
  private:
+  void wait() const;
+
   const std::vector<core::Entry>& entries_;
   std::unique_ptr<RE2::Set> set_;
+  mutable std::thread compiling_;  // compiles set_ and sets error_; joined under compiled_once_
+  std::unique_ptr<std::once_flag> compiled_once_ = std::make_unique<std::once_flag>();
   std::vector<int> fp_of_pattern_;  // pattern id -> index into fps_, or -1
   std::vector<bool> inside_;        // pattern id -> matches_inside()
   std::vector<Fp> fps_;

@@ -1,0 +1,79 @@
+// Real failure output as people paste it (tests/fixtures/logs/pastes/README.md): the entry and
+// the rank or node that started it.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "process.h"
+#include "snapshot.h"
+
+using denpex::testing::run_denpex;
+using denpex::testing::source_path;
+using nlohmann::json;
+
+namespace {
+
+struct Case {
+  const char* file;
+  const char* entry;
+  int rank;          // -1: no rank is named
+  const char* node;  // "" : no node is named
+};
+
+const Case kCases[] = {
+    {"pdsh-cut-traceback.log", "unrecognized-exception", -1, "worker-1"},
+    {"lone-exception-ranks.log", "unrecognized-exception", 2, ""},
+    {"spawn-cut-bare-exception.log", "unrecognized-exception", 1, ""},
+    {"mpirun-horovod.log", "horovod-shut-down", 3, ""},
+    {"torch19-child-failed.log", "torchrun-worker-failed", 1, ""},
+    {"sigterm-gap.log", "torchrun-worker-sigkill", 2, ""},
+    {"nccl-invalid-rank-pods.log", "nccl-invalid-rank", -1, "bert-train-worker-1"},
+    {"store-unique-id.log", "nccl-unique-id-store-get-failed", 0, ""},
+    {"table-loose-columns.log", "torchrun-worker-sigkill", 3, ""},
+};
+
+}  // namespace
+
+TEST_CASE("diagnose: pasted logs name the failure and who started it") {
+  for (const Case& c : kCases) {
+    CAPTURE(c.file);
+    auto r = run_denpex({"diagnose", "--format", "json", source_path(std::string("tests/fixtures/logs/pastes/") + c.file)});
+    CHECK(r.exit_code == 1);
+    json j = json::parse(r.out);
+    REQUIRE(!j["diagnoses"].empty());
+    const json& d = j["diagnoses"][0];
+    CHECK(d["entry"] == c.entry);
+    if (c.rank >= 0) {
+      CHECK(d["initiating_rank"] == c.rank);
+    } else {
+      CHECK(d["initiating_rank"].is_null());
+    }
+    if (*c.node) {
+      CHECK(d["initiating_node"] == c.node);
+    }
+  }
+}
+
+TEST_CASE("diagnose: a paste that ends inside a traceback says so") {
+  auto r = run_denpex({"diagnose", "--format", "json", source_path("tests/fixtures/logs/pastes/pdsh-cut-traceback.log")});
+  json d = json::parse(r.out)["diagnoses"][0];
+  // The finding names what is known (the last frame), not an invented exception.
+  std::string first = d["evidence"]["findings"][0];
+  CHECK(first.find("cut off before its exception line") != std::string::npos);
+  CHECK(first.find("mr_rank.py") != std::string::npos);
+  CHECK(json::parse(r.out)["final_exception"]["cut_off"] == true);
+  // A single process's traceback with no peer in sight stays undiagnosed (shown, not guessed).
+  auto single = run_denpex({"diagnose", "--format", "json", "-"},
+                           "Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\n    main()\n");
+  CHECK(single.exit_code == 0);
+  CHECK(json::parse(single.out)["diagnoses"].empty());
+}
+
+TEST_CASE("diagnose: the launcher's named rank beats the quiet-rank guess") {
+  auto r = run_denpex({"diagnose", "--format", "json", source_path("tests/fixtures/logs/pastes/mpirun-horovod.log")});
+  json d = json::parse(r.out)["diagnoses"][0];
+  bool said = false;
+  for (const auto& f : d["evidence"]["findings"]) said = said || f.get<std::string>().find("launcher names rank 3") != std::string::npos;
+  CHECK(said);
+}

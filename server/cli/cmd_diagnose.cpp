@@ -5,14 +5,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <vector>
 
 #include "denpex/logs/diagnoser.h"
 #include "denpex/server/diagnose_render.h"
-#include "denpex/server/evidence.h"
+#include "denpex/server/evidence_input.h"
 #include "denpex/server/library_loading.h"
 #include "denpex/server/log_inputs.h"
 #include "denpex/server/options.h"
@@ -89,20 +87,9 @@ int cmd_diagnose(const Args& args) {
 
   // The pack is read before the logs: a wrong --evidence should fail at once, not after them.
   std::optional<features::EvidencePack> pack;
-  if (opts.has("evidence")) {
-    const std::string dir = opts.get("evidence");
-    std::ifstream f(dir + "/evidence.json", std::ios::binary);
-    std::stringstream text;
-    text << f.rdbuf();
-    if (!f) {
-      print_error("diagnose", "cannot read '" + dir + "/evidence.json'; make a pack with `denpex evidence --out " + dir + "`");
-      return kUsage;
-    }
-    pack = features::parse_evidence(text.str(), error);
-    if (!pack) {
-      print_error("diagnose", dir + "/evidence.json: " + error);
-      return kUsage;
-    }
+  if (opts.has("evidence") && !(pack = read_evidence_pack(opts.get("evidence"), error))) {
+    print_error("diagnose", error);
+    return kUsage;
   }
   auto loaded = project::load_library(opts.all("signatures"));
   report_problems("diagnose", loaded.problems);
@@ -126,16 +113,7 @@ int cmd_diagnose(const Args& args) {
     done += in.size;
   }
   progress.done();
-  // The pack's kernel log is one more input, named as a kernel log of its host so that its lines
-  // belong to that node (an Xid there joins the ranks' NCCL errors by bus id).
-  if (pack && !pack->kernel_log.empty()) {
-    uint32_t id = diagnoser.open(opts.get("evidence") + "/dmesg" + (pack->host.empty() ? "" : "-" + pack->host) + ".log");
-    for (const auto& line : features::kernel_log_lines(*pack)) {
-      diagnoser.feed(id, line);
-      diagnoser.feed(id, "\n");
-    }
-    diagnoser.close(id);
-  }
+  if (pack) feed_kernel_log(diagnoser, *pack, opts.get("evidence"));
   logs::Report report = diagnoser.finish();
   if (pack) features::apply_evidence(*pack, report);
   if (format == "json") {

@@ -20,6 +20,7 @@
 
 #include "denpex/logs/diagnoser.h"
 #include "denpex/server/diagnose_render.h"
+#include "denpex/server/evidence_input.h"
 #include "denpex/server/library_loading.h"
 #include "denpex/server/log_inputs.h"
 #include "denpex/server/options.h"
@@ -38,7 +39,9 @@ const char* kHelp =
     "in 4 jobs\"), and which line of user code fails in many jobs. Jobs are diagnosed in parallel,\n"
     "each streamed like `denpex diagnose` does (memory stays bounded per job).\n\n"
     "A job is each immediate subdirectory of DIR (all files under it, read as one job), or, with\n"
-    "--job-glob, each file directly in DIR whose name matches the pattern.\n\n"
+    "--job-glob, each file directly in DIR whose name matches the pattern. An evidence pack in a job\n"
+    "directory (`denpex evidence --out JOB/evidence`) is used as `diagnose --evidence` uses it;\n"
+    "diagnoses an epilog wrote (*.denpex.json) are not read as logs.\n\n"
     "Options:\n"
     "  --job-glob PATTERN           One job per matching file in DIR, e.g. 'slurm-*.out'\n"
     "  --jobs-from FILE|-           Also the jobs listed in FILE (or stdin), one path a line: a\n"
@@ -116,6 +119,26 @@ struct Result {
   std::string json;  // one compact line; only for json and jsonl output
 };
 
+// What in a job directory is not a log: an evidence pack (`denpex evidence --out JOB/...`) is
+// used as one, as `diagnose --evidence` does; the diagnoses an epilog wrote (*.denpex.json) are
+// our own output. A pack that does not parse stays a log file like any other.
+void take_evidence(std::vector<project::LogInput>& files, std::optional<features::EvidencePack>& pack,
+                   std::string& pack_dir) {
+  for (const auto& f : files) {
+    fs::path p(f.path);
+    if (pack || p.filename() != "evidence.json") continue;
+    std::string error;
+    pack = read_evidence_pack(p.parent_path().string(), error);
+    if (pack) pack_dir = p.parent_path().string();
+  }
+  std::erase_if(files, [&](const project::LogInput& f) {
+    fs::path p(f.path);
+    const std::string name = p.filename().string();
+    if (name.ends_with(".denpex.json")) return true;
+    return pack && p.parent_path().string() == pack_dir && (name == "evidence.json" || name == "evidence.md");
+  });
+}
+
 std::string dump(const nlohmann::ordered_json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -136,10 +159,14 @@ Result diagnose_job(const Job& job, const logs::Matcher& matcher, const logs::Di
     } else {
       project::collect_log_inputs(job.name, files, error, true);
     }
-    if (error.empty() && files.empty()) r.outcome.empty = true;
+    std::optional<features::EvidencePack> pack;
+    std::string pack_dir;
+    if (!job.is_file) take_evidence(files, pack, pack_dir);
+    if (error.empty() && files.empty() && !pack) r.outcome.empty = true;
     logs::Diagnoser diagnoser(matcher, dopts);
     for (size_t i = 0; error.empty() && i < files.size(); ++i)
       error = project::feed_log_file(diagnoser, files[i].path, files[i].path, buf);
+    if (pack) feed_kernel_log(diagnoser, *pack, pack_dir);
     if (!error.empty()) {
       r.outcome.error = error;
       if (want_json) r.json = dump({{"job", job.name}, {"error", error}});
@@ -147,6 +174,7 @@ Result diagnose_job(const Job& job, const logs::Matcher& matcher, const logs::Di
       if (want_json) r.json = dump({{"job", job.name}, {"empty", true}});
     } else {
       logs::Report report = diagnoser.finish();
+      if (pack) features::apply_evidence(*pack, report);
       r.outcome = features::job_outcome(job.name, report);
       // "job" first, then exactly what `diagnose --format json` prints for these files.
       if (want_json)

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "denpex/server/evidence.h"
 #include "denpex/server/library_loading.h"
 #include "denpex/server/log_inputs.h"
 #include "denpex/server/triage.h"
@@ -185,5 +186,34 @@ TEST_CASE("triage CLI: job directories, suspect node, formats and exit codes") {
     r = run_denpex({c, "--help"});
     CHECK(r.exit_code == 0);
     CHECK(r.out.find("Usage: denpex") == 0);
+  }
+}
+
+TEST_CASE("triage CLI: an evidence pack in a job directory is evidence, an epilog's diagnosis is not a log") {
+  TempDir t;
+  const fs::path runs = t.path / "runs";
+  for (const char* name : {"job-a", "job-b"}) {
+    // The ranks' logs, without the node's dmesg: only the pack the epilog took knows of the Xid.
+    for (int r = 0; r < 4; ++r) {
+      const std::string log = "rank" + std::to_string(r) + ".log";
+      t.write("runs/" + std::string(name) + "/" + log, file_text(kLogs / "xid79-busid" / log));
+    }
+    features::EvidencePack p;
+    p.host = "node-02";
+    p.kernel_log_source = "journalctl -k";
+    std::istringstream dmesg(file_text(kLogs / "xid79-busid/dmesg-node-02.log"));
+    for (std::string line; std::getline(dmesg, line);) p.kernel_log.push_back(line);
+    t.write("runs/" + std::string(name) + "/evidence/evidence.json", features::evidence_json(p).dump());
+    t.write("runs/" + std::string(name) + "/evidence/evidence.md", features::evidence_markdown(p));
+    t.write("runs/" + std::string(name) + "/slurm-9.out.denpex.json", "{\"diagnoses\": [\"CUDA out of memory\"]}");
+  }
+  auto r = run_denpex({"triage", "--format", "json", runs.string()});
+  CHECK(r.exit_code == 1);
+  auto all = nlohmann::json::parse(r.out);
+  CHECK(all["summary"]["suspect_nodes"][0]["advice"] == "drain node-02: Xid 79 in 2 jobs");
+  for (const auto& job : all["jobs"]) {
+    CHECK(job["diagnoses"][0]["entry"] == "xid-79-gpu-fallen-off-bus");
+    CHECK(job["diagnoses"][0]["initiating_rank"] == 2);
+    for (const auto& in : job["inputs"]) CHECK(in["file"].get<std::string>().find("json") == std::string::npos);
   }
 }

@@ -150,7 +150,12 @@ Result diagnose_job(const Job& job, const logs::Matcher& matcher, const logs::Di
   try {
     std::vector<project::LogInput> files;
     std::string error;
-    if (job.is_file) {
+    std::error_code ec;
+    const auto type = fs::status(job.name, ec).type();
+    if (job.is_file && type != fs::file_type::not_found && type != fs::file_type::regular) {
+      // A FIFO or a device would block the worker or never end.
+      error = "'" + job.name + "' is not a regular file or a directory";
+    } else if (job.is_file) {
       files.push_back({job.name, 0});  // a missing one fails to open below
     } else if (::access(job.name.c_str(), R_OK | X_OK) != 0) {
       // The directory walk skips what it may not read: without this, a job we cannot read would

@@ -216,29 +216,28 @@ void Diagnoser::walk_candidates(uint32_t input, std::string_view chunk) {
 }
 
 void Diagnoser::scan_range(uint32_t input, std::string_view chunk, size_t lo, size_t hi) {
-  std::string_view range = chunk.substr(lo, hi - lo);
-  if (state_->busy == 0 && !screen(range)) {
-    skip_range(input, range);
-    return;
-  }
-  // Halve a hit range until it is small, so one interesting line costs a few screens rather
-  // than a screen of every line of a megabyte.
+  // Screened in blocks of about kWalk bytes, each once, and the lines of a hit block one by
+  // one: an interesting line costs a screen of its block and of its block's lines. (Halving a
+  // hit range instead screened the text before a late hit again at every level.)
   constexpr size_t kWalk = 16 * 1024;
-  if (range.size() > kWalk) {
-    const char* nl = static_cast<const char*>(std::memchr(range.data() + range.size() / 2, '\n', range.size() - range.size() / 2));
-    size_t mid = nl ? static_cast<size_t>(nl - chunk.data()) + 1 : hi;
-    if (mid < hi) {
-      scan_range(input, chunk, lo, mid);
-      scan_range(input, chunk, mid, hi);
-      return;
+  while (lo < hi) {
+    size_t end = hi;
+    if (hi - lo > kWalk) {
+      const char* nl = static_cast<const char*>(std::memchr(chunk.data() + lo + kWalk, '\n', hi - lo - kWalk));
+      end = nl ? static_cast<size_t>(nl - chunk.data()) + 1 : hi;
     }
-  }
-  size_t pos = lo;
-  while (pos < hi) {
-    const char* nl = static_cast<const char*>(std::memchr(chunk.data() + pos, '\n', hi - pos));
-    size_t end = nl ? static_cast<size_t>(nl - chunk.data()) : hi;
-    visit_line(input, chunk, pos, end, false);
-    pos = end + 1;
+    std::string_view range = chunk.substr(lo, end - lo);
+    if (state_->busy == 0 && !screen(range)) {
+      skip_range(input, range);
+    } else {
+      for (size_t pos = lo; pos < end;) {
+        const char* nl = static_cast<const char*>(std::memchr(chunk.data() + pos, '\n', end - pos));
+        const size_t line_end = nl ? static_cast<size_t>(nl - chunk.data()) : end;
+        visit_line(input, chunk, pos, line_end, false);
+        pos = line_end + 1;
+      }
+    }
+    lo = end;
   }
 }
 

@@ -94,11 +94,12 @@ int cmd_diagnose(const Args& args) {
   auto loaded = project::load_library(opts.all("signatures"));
   report_problems("diagnose", loaded.problems);
   logs::Matcher matcher(loaded.library.entries());
+  // Built while the matcher's Set compiles on its own thread: the two compilations overlap.
+  logs::Diagnoser diagnoser(matcher, dopts);
   if (!matcher.ok()) {
     print_error("diagnose", matcher.error());
     return kUsage;
   }
-  logs::Diagnoser diagnoser(matcher, dopts);
   uint64_t total = 0, done = 0;
   for (const auto& in : inputs) total += in.size;
   Progress progress(total);

@@ -94,6 +94,10 @@ int cmd_diagnose(const Args& args) {
   auto loaded = project::load_library(opts.all("signatures"));
   report_problems("diagnose", loaded.problems);
   logs::Matcher matcher(loaded.library.entries());
+  // Files that already hold more than the prefilter waits for get it from their first piece on.
+  uint64_t known = 0;
+  for (const auto& in : inputs) known += in.size;
+  if (known >= dopts.prefilter_after) dopts.prefilter_after = 0;
   // Built while the matcher's Set compiles on its own thread: the two compilations overlap.
   logs::Diagnoser diagnoser(matcher, dopts);
   if (!matcher.ok()) {

@@ -19,7 +19,7 @@ const char* kHelp =
     "Content-Length framing) on stdin/stdout and logs to stderr; editors start it for you.\n\n"
     "Options:\n"
     "  --signatures DIR           Also load entries from DIR (repeatable; overrides built-in ids)\n"
-    "  --max-message-bytes N      Refuse messages larger than N bytes (default: 64 MiB)\n"
+    "  --max-message-bytes N      Refuse messages larger than N bytes (default: 256 MiB)\n"
     "  --threads N                Analysis worker threads (default: 2; 0 analyses inline, in order)\n"
     "  --verbose                  Log every incoming method to stderr\n"
     "  --stdio                    Accepted for clients that always pass it (stdio is the only transport)\n"

@@ -13,7 +13,7 @@ namespace denpex::lsp {
 
 // A client that sends more than this is broken or hostile; holding it would let one message
 // exhaust memory. Large enough for any source file or pasted log an editor will send.
-inline constexpr size_t kDefaultMaxMessageBytes = size_t(64) << 20;
+inline constexpr size_t kDefaultMaxMessageBytes = size_t(256) << 20;
 
 struct Frame {
   enum class Kind {

@@ -222,6 +222,10 @@ int cmd_check(const Args& args) {
     print_error("check", "no such file or directory: " + missing);
     rc = kUsage;
   }
+  for (const auto& dir : found.unreadable_dirs) {
+    print_error("check", "cannot read directory " + dir + " (skipped; fix its permissions or exclude it)");
+    rc = kUsage;
+  }
 
   std::vector<features::CheckedFile> files(found.files.size());
   std::vector<std::string> diffs(found.files.size()), rendered(found.files.size());
@@ -258,7 +262,7 @@ int cmd_check(const Args& args) {
     total += f.findings.size();
     fixed += static_cast<size_t>(f.fixes_applied);
   }
-  const size_t failed = found.errors.size() + unreadable;
+  const size_t failed = found.errors.size() + found.unreadable_dirs.size() + unreadable;
   if (files.empty() && failed == 0) {
     Style st = Style::for_stream(stderr);
     std::fprintf(stderr, "%s no Python files found under the given paths\n", st.yellow("warning:").c_str());

@@ -74,7 +74,7 @@ bool skipped_dir(const fs::path& dir) {
   return kSkip.count(dir.filename().string()) || fs::exists(dir / "pyvenv.cfg", ec);
 }
 
-void walk(const fs::path& dir, std::vector<Pattern> pats, std::vector<std::string>& out, int depth) {
+void walk(const fs::path& dir, std::vector<Pattern> pats, Discovered& d, int depth) {
   if (depth > 64) return;
   std::error_code ec;
   fs::path gi = dir / ".gitignore";
@@ -84,9 +84,9 @@ void walk(const fs::path& dir, std::vector<Pattern> pats, std::vector<std::strin
     pats.insert(pats.end(), more.begin(), more.end());
   }
   std::vector<fs::directory_entry> entries;
-  for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
-       it.increment(ec))
-    entries.push_back(*it);
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) entries.push_back(*it);
+  // Said, not silently dropped: a check that skipped part of the tree must not look clean.
+  if (ec) d.unreadable_dirs.push_back(dir.string() + ": " + ec.message());
   for (const auto& e : entries) {
     std::error_code e2;
     // Symlinks are not followed, to directories or files: they loop and lead outside the tree
@@ -95,9 +95,9 @@ void walk(const fs::path& dir, std::vector<Pattern> pats, std::vector<std::strin
     bool is_dir = e.is_directory(e2);
     if (ignored(pats, e.path(), is_dir)) continue;
     if (is_dir) {
-      if (!skipped_dir(e.path())) walk(e.path(), pats, out, depth + 1);
+      if (!skipped_dir(e.path())) walk(e.path(), pats, d, depth + 1);
     } else if (e.path().extension() == ".py" && e.is_regular_file(e2)) {
-      out.push_back(e.path().string());
+      d.files.push_back(e.path().string());
     }
   }
 }
@@ -116,13 +116,11 @@ Discovered discover_python_files(const std::vector<std::string>& paths, const st
         auto more = read_ignore(path, in);
         pats.insert(pats.end(), more.begin(), more.end());
       }
-      std::vector<std::string> found;
-      walk(path, pats, found, 0);
-      for (auto& f : found) {
-        // `./x.py` reads worse than `x.py` in every report.
-        if (f.rfind("./", 0) == 0) f.erase(0, 2);
-        d.files.push_back(std::move(f));
-      }
+      const size_t first = d.files.size();
+      walk(path, pats, d, 0);
+      // `./x.py` reads worse than `x.py` in every report.
+      for (size_t i = first; i < d.files.size(); ++i)
+        if (d.files[i].rfind("./", 0) == 0) d.files[i].erase(0, 2);
     } else if (fs::exists(path, ec)) {
       d.files.push_back(p);
     } else {

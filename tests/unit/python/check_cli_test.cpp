@@ -20,6 +20,22 @@ namespace {
 
 const char* kBad = "import torch\nstate = torch.load('a.pt')\n";
 
+// Permissions do not bind root, which CI runs as: there the binary runs as `nobody` (setpriv,
+// util-linux), over a tree `nobody` may enter, from a copy `nobody` may run (the checkout may sit
+// under a private home).
+denpex::testing::ProcessResult run_unprivileged(const std::vector<std::string>& args, const fs::path& tree) {
+  if (::geteuid() != 0) return run_denpex(args);
+  ::chmod(tree.c_str(), 0755);
+  TempDir bin;
+  ::chmod(bin.path.c_str(), 0755);
+  const fs::path copy = bin.path / "denpex";
+  fs::copy_file(DENPEX_BINARY, copy);
+  ::chmod(copy.c_str(), 0755);
+  std::vector<std::string> all = {"--reuid=65534", "--regid=65534", "--clear-groups", copy.string()};
+  all.insert(all.end(), args.begin(), args.end());
+  return denpex::testing::run_program("/usr/bin/setpriv", all);
+}
+
 }  // namespace
 
 TEST_CASE("check: exit codes 0 clean, 1 findings, 2 errors") {
@@ -132,14 +148,28 @@ TEST_CASE("check --fix rewrites a copy atomically; --diff changes nothing; --sta
 }
 
 TEST_CASE("check --fix on a read-only file: clear error, file untouched") {
-  if (::geteuid() == 0) return;  // root writes read-only files anyway
   TempDir d;
   auto bad = d.write("ro.py", kBad);
   ::chmod(bad.c_str(), 0444);
-  auto r = run_denpex({"check", "--no-config", "--fix", "--unsafe-fixes", bad.string()});
+  auto r = run_unprivileged({"check", "--no-config", "--fix", "--unsafe-fixes", bad.string()}, d.path);
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("read-only") != std::string::npos);
   CHECK(read_file(bad.string()) == kBad);
+}
+
+TEST_CASE("check: an unreadable directory is reported and skipped, the rest is checked") {
+  TempDir d;
+  d.write("ok.py", kBad);
+  fs::create_directories(d.path / "locked");
+  d.write("locked/hidden.py", kBad);
+  ::chmod((d.path / "locked").c_str(), 0000);
+  auto r = run_unprivileged({"check", "--no-config", "--output-format", "json", d.path.string()}, d.path);
+  ::chmod((d.path / "locked").c_str(), 0755);  // so that the temporary tree can be removed
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("cannot read directory " + (d.path / "locked").string() + ": Permission denied") != std::string::npos);
+  CHECK(r.err.find("skipped") != std::string::npos);
+  CHECK(r.out.find("ok.py") != std::string::npos);
+  CHECK(r.out.find("hidden.py") == std::string::npos);
 }
 
 TEST_CASE("check --fix never writes through a symlink, and a walk does not follow one out of the tree") {

@@ -10,6 +10,9 @@ namespace denpex::project {
 struct Discovered {
   std::vector<std::string> files;   // sorted, deduplicated
   std::vector<std::string> errors;  // paths that do not exist
+  // Directories of the tree that could not be read, as `DIR: reason`; skipped, never fatal to
+  // the walk.
+  std::vector<std::string> unreadable_dirs;
 };
 
 // Files named explicitly are always checked; `exclude` holds extra glob patterns like .gitignore's.

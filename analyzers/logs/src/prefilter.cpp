@@ -114,6 +114,30 @@ __attribute__((target("avx2"))) size_t find_short_avx2(const char* p, size_t n, 
   }
   return i;
 }
+
+// The window probe at stride 4, eight windows at a time where the CPU has AVX2: 32 bytes are
+// eight consecutive 4-byte windows, hashed as window_hash does (multiply, keep the top bits),
+// their bits fetched from the table (`bits`, read as 32-bit words) with one gather. Calls
+// `probed(position)` for each window whose bit is set, as the scalar loop calls verify, and
+// returns where it stopped (a multiple of 32, so the scalar loop's positions go on in step).
+template <class Probed>
+__attribute__((target("avx2"))) size_t probe4_avx2(const char* p, size_t last, const uint64_t* bits, int shift,
+                                                    Probed& probed) {
+  const __m256i fold = _mm256_set1_epi32(0x20202020), mul = _mm256_set1_epi32(static_cast<int>(0x9E3779B1u));
+  const __m256i low5 = _mm256_set1_epi32(31), one = _mm256_set1_epi32(1);
+  const __m128i count = _mm_cvtsi32_si128(shift);
+  const int* words = reinterpret_cast<const int*>(bits);
+  size_t i = 0;
+  for (; i + 28 <= last; i += 32) {
+    const __m256i w = _mm256_or_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i)), fold);
+    const __m256i h = _mm256_srl_epi32(_mm256_mullo_epi32(w, mul), count);
+    const __m256i word = _mm256_i32gather_epi32(words, _mm256_srli_epi32(h, 5), 4);
+    const __m256i bit = _mm256_and_si256(_mm256_srlv_epi32(word, _mm256_and_si256(h, low5)), one);
+    unsigned mask = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(bit, one))));
+    for (; mask != 0; mask &= mask - 1) probed(i + 4 * static_cast<size_t>(__builtin_ctz(mask)));
+  }
+  return i;
+}
 #endif
 
 }  // namespace
@@ -300,6 +324,13 @@ bool LiteralPrefilter::find(std::string_view text, std::vector<std::pair<uint32_
   const size_t last = n - kWindow;  // the last position a window fits at
   auto test = [bits](uint32_t h) { return (bits[h >> 6] >> (h & 63)) & 1; };
   size_t i = 0;
+#if defined(__x86_64__)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2 && s == 4) {
+    auto probed = [&](size_t at) { verify(p, n, at, window_hash<kBits>(load32(p + at)), hits); };
+    i = probe4_avx2(p, last, bits, 32 - kBits, probed);
+  }
+#endif
   // Four independent probes per step: no dependency between them, unlike a DFA's state chain.
   for (; i + 3 * s <= last; i += 4 * s) {
     const uint32_t h0 = window_hash<kBits>(load32(p + i));

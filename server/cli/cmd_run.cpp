@@ -10,7 +10,11 @@
 #include <boost/process.hpp>
 #include <boost/process/extend.hpp>
 #include <cstdio>
+#include <cctype>
+#include <chrono>
 #include <fstream>
+#include <optional>
+#include <string>
 
 #include "denpex/logs/diagnoser.h"
 #include "denpex/server/absence_watch.h"
@@ -33,11 +37,27 @@ const char* kHelp =
     "  --log FILE                   Also write the command's output (stdout and stderr) to FILE\n"
     "  --expect-absent ENTRY[,...]  Verify a fix: exit 0 only if the command succeeds and none of\n"
     "                               these entries' fingerprints appears (else say where it did)\n"
+    "  --steps-timeout DURATION     With --expect-absent: a run still going after DURATION (600,\n"
+    "                               10m, 1h) has run the steps that failed before; stop it (SIGTERM,\n"
+    "                               SIGKILL 10 s later) and count it as verified if nothing appeared\n"
     "  --signatures DIR             Also load entries from DIR (repeatable)\n"
     "  --color auto|always|never    Colour in the report (default: auto; NO_COLOR disables)\n"
     "  -h, --help                   Show this help\n\n"
     "Exit code: the command's own; 128+N when it was killed by signal N; 127 when it cannot start;\n"
-    "with --expect-absent, 1 when the command succeeded but an expected-absent fingerprint appeared.\n";
+    "with --expect-absent, 1 when the command succeeded but an expected-absent fingerprint appeared,\n"
+    "and 0 when --steps-timeout stopped it before any did.\n";
+
+// `600`, `90s`, `10m`, `1h` -> seconds; nullopt when malformed or not positive.
+std::optional<long> parse_duration(const std::string& s) {
+  size_t digits = 0;
+  while (digits < s.size() && digits < 9 && std::isdigit(static_cast<unsigned char>(s[digits]))) ++digits;
+  if (digits == 0) return std::nullopt;
+  long n = std::stol(s.substr(0, digits));
+  std::string unit = s.substr(digits);
+  long scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : 0;
+  if (scale == 0 || n <= 0) return std::nullopt;
+  return n * scale;
+}
 
 void write_all(int fd, const char* data, size_t n) {
   while (n > 0) {
@@ -75,7 +95,7 @@ void pump(Stream& s, logs::Diagnoser& diag, std::ofstream* log, features::Absenc
 
 int cmd_run(const Args& args) {
   Options opts("run", kHelp);
-  opts.value("log").value("signatures").value("color").value("expect-absent");
+  opts.value("log").value("signatures").value("color").value("expect-absent").value("steps-timeout");
   if (auto rc = opts.parse(args)) return *rc;
   if (opts.help()) return kOk;
   std::vector<std::string> command = opts.rest();
@@ -124,6 +144,12 @@ int cmd_run(const Args& args) {
     }
     watch = std::make_unique<features::AbsenceWatch>(std::move(absent), std::vector<std::string>{"stdout", "stderr"});
   }
+  std::optional<long> steps_timeout;
+  if (opts.has("steps-timeout")) {
+    if (!watch) return opts.usage_error("--steps-timeout verifies a fix: use it with --expect-absent ENTRY");
+    steps_timeout = parse_duration(opts.get("steps-timeout"));
+    if (!steps_timeout) return opts.usage_error("--steps-timeout wants a duration such as 600, 90s, 10m or 1h");
+  }
   logs::Matcher matcher(loaded.library.entries());
   logs::Diagnoser diag(matcher);
   Style err_style = Style::for_stream(stderr, opts.get("color", "auto"));
@@ -152,6 +178,9 @@ int cmd_run(const Args& args) {
     });
   };
   wait_signal();
+  // A repro that outlives the steps which used to fail has shown what it can: stop it.
+  bool timed_out = false;
+  asio::steady_timer stop_timer(ios), kill_timer(ios);
   bp::child child;
   try {
     std::vector<std::string> child_args(command.begin() + 1, command.end());
@@ -160,6 +189,8 @@ int cmd_run(const Args& args) {
                       bp::on_exit([&](int, const std::error_code&) {
                         exited = true;
                         signals.cancel();
+                        stop_timer.cancel();
+                        kill_timer.cancel();
                       }));
   } catch (const std::exception& e) {
     print_error("run", "cannot start '" + command[0] + "': " + e.what());
@@ -167,12 +198,26 @@ int cmd_run(const Args& args) {
   }
   child_pid = child.id();
   ::setpgid(child_pid, child_pid);  // also from the parent: no race with an early signal
+  if (steps_timeout) {
+    stop_timer.expires_after(std::chrono::seconds(*steps_timeout));
+    stop_timer.async_wait([&](const boost::system::error_code& ec) {
+      if (ec || exited) return;
+      timed_out = true;
+      ::kill(-child_pid, SIGTERM);
+      kill_timer.expires_after(std::chrono::seconds(10));
+      kill_timer.async_wait([&](const boost::system::error_code& e2) {
+        if (!e2 && !exited) ::kill(-child_pid, SIGKILL);
+      });
+    });
+  }
   pump(out, diag, log.get(), watch.get());
   pump(err, diag, log.get(), watch.get());
   ios.run();
   if (!exited) child.wait();
   int status = child.native_exit_code();
   int code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  // Stopped by --steps-timeout: however it ended, it did not fail on its own in that time.
+  if (timed_out) code = 0;
   // Grandchildren still alive in the group would be orphans: end them.
   if (::kill(-child_pid, 0) == 0) ::kill(-child_pid, SIGTERM);
 
@@ -187,18 +232,20 @@ int cmd_run(const Args& args) {
     write_all(STDERR_FILENO, msg.data(), msg.size());
     if (code == 0) {
       if (!report.diagnoses.empty()) {
-        std::string text = features::diagnose_text(report, err_style.enabled(), 10);
+        std::string text = features::diagnose_text(report, err_style.enabled(), 10, features::shell_quote(command));
         write_all(STDERR_FILENO, text.data(), text.size());
       }
       return 1;
     }
   } else if (watch && code == 0) {
-    std::string msg = "denpex: verified: the command succeeded and none of " + std::to_string(absent_ids.size()) +
+    const std::string how = timed_out ? "the command ran " + std::to_string(*steps_timeout) + " s (--steps-timeout; stopped then)"
+                                      : "the command succeeded";
+    std::string msg = "denpex: verified: " + how + " and none of " + std::to_string(absent_ids.size()) +
                       " expected-absent " + (absent_ids.size() == 1 ? "entry" : "entries") + " appeared\n";
     write_all(STDERR_FILENO, msg.data(), msg.size());
   }
   if (code != 0) {
-    std::string text = features::diagnose_text(report, err_style.enabled(), 10);
+    std::string text = features::diagnose_text(report, err_style.enabled(), 10, features::shell_quote(command));
     std::string banner = "\n" + err_style.bold("denpex: the command failed with exit code " + std::to_string(code)) + "\n";
     write_all(STDERR_FILENO, banner.data(), banner.size());
     write_all(STDERR_FILENO, text.data(), text.size());

@@ -43,6 +43,7 @@ json diagnosis(const logs::Diagnosis& d) {
   j["evidence"] = {{"captures", caps}, {"findings", d.findings}};
   j["fix"] = e.fix;
   j["verify"] = e.verify;
+  j["verify_command"] = verify_command(d);
   j["related"] = e.related;
   json hyps = json::array();
   for (const auto& h : d.hypotheses)
@@ -58,6 +59,27 @@ json diagnosis(const logs::Diagnosis& d) {
 }
 
 }  // namespace
+
+std::string shell_quote(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) {
+    if (!out.empty()) out += ' ';
+    const bool plain = !w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                                         "@%+=:,./_-") == std::string::npos;
+    if (plain) {
+      out += w;
+      continue;
+    }
+    out += '\'';
+    for (char c : w) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    out += '\'';
+  }
+  return out;
+}
+
+std::string verify_command(const logs::Diagnosis& d, const std::string& command) {
+  return "denpex run --expect-absent " + d.entry->id + " -- " + (command.empty() ? "<your training command>" : command);
+}
 
 nlohmann::json diagnose_json(const logs::Report& report) {
   json j;

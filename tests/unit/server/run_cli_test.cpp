@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "process.h"
@@ -113,4 +114,37 @@ TEST_CASE("run --expect-absent: verifies a fix, or says where the failure came b
   CHECK(r.exit_code == 2);
   CHECK(r.out.empty());
   CHECK(r.err.find("no encyclopedia entry 'cuda-om'; did you mean cuda-oom") != std::string::npos);
+}
+
+TEST_CASE("run --steps-timeout: a repro that outlives its steps is stopped and counts as verified") {
+  const std::string oom = "echo 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a "
+                          "total capacity of 79.10 GiB of which 1.50 GiB is free.'";
+  auto r = run_denpex({"run", "--expect-absent", "cuda-oom", "--steps-timeout", "1", "--", "sh", "-c",
+                       "echo step 1; sleep 30; echo never"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == "step 1\n");
+  CHECK(r.err.find("verified: the command ran 1 s (--steps-timeout; stopped then)") != std::string::npos);
+  // The failure came back before the time was up: not verified, and the report's verify line
+  // gives the exact command to run again.
+  r = run_denpex({"run", "--expect-absent", "cuda-oom", "--steps-timeout", "2", "--", "sh", "-c", oom + "; sleep 30"});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("the fix is not verified") != std::string::npos);
+  CHECK(r.err.find("Check the fix: denpex run --expect-absent cuda-oom -- sh -c 'echo '\\''torch.OutOfMemoryError") !=
+        std::string::npos);
+  // A command that ends by itself within the time keeps its own exit code.
+  r = run_denpex({"run", "--expect-absent", "cuda-oom", "--steps-timeout", "10m", "--", "sh", "-c", "exit 4"});
+  CHECK(r.exit_code == 4);
+  r = run_denpex({"run", "--steps-timeout", "1", "--", "true"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("use it with --expect-absent") != std::string::npos);
+  r = run_denpex({"run", "--expect-absent", "cuda-oom", "--steps-timeout", "0", "--", "true"});
+  CHECK(r.exit_code == 2);
+}
+
+TEST_CASE("diagnose: every diagnosis says how to check its fix") {
+  auto r = run_denpex({"diagnose", "--format", "json", denpex::testing::source_path("tests/fixtures/logs/single-oom.log")});
+  auto j = nlohmann::json::parse(r.out);
+  CHECK(j["diagnoses"][0]["verify_command"] == "denpex run --expect-absent cuda-oom -- <your training command>");
+  r = run_denpex({"diagnose", "--format", "markdown", denpex::testing::source_path("tests/fixtures/logs/single-oom.log")});
+  CHECK(r.out.find("```sh\ndenpex run --expect-absent cuda-oom -- <your training command>\n```") != std::string::npos);
 }

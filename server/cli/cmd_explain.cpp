@@ -44,7 +44,7 @@ void print_text(const core::Entry& e, const Style& st) {
   }
   print_block(st, "Fix", e.fix);
   print_block(st, "Prevention", e.prevention);
-  print_block(st, "Verify", e.verify);
+  print_block(st, "Verify", features::verify_with_denpex(e));
   std::string links;
   if (!e.codes.empty()) {
     links += "Static checks:";

@@ -25,6 +25,16 @@ std::string bullets(const std::vector<std::string>& items, std::string_view mark
 
 }  // namespace
 
+std::string verify_with_denpex(const core::Entry& e) {
+  std::string out = e.verify;
+  // Only entries that show in logs can be watched for; code-only entries have no fingerprint.
+  if (e.fingerprints.empty()) return out;
+  if (!out.empty() && out.back() != '\n') out += '\n';
+  return out + (out.empty() ? "" : "\n") + "With Denpex: `denpex run --expect-absent " + e.id +
+         " -- <your training command>` exits 0 only when the command succeeds (or runs past `--steps-timeout`) "
+         "without this failure.\n";
+}
+
 std::string entry_markdown(const core::Entry& e) {
   std::string out = "# " + e.title + "\n\n";
   out += "`" + e.id + "` · " + e.category + " · severity " + std::string(core::to_string(e.severity)) + " · role " +
@@ -52,7 +62,7 @@ std::string entry_markdown(const core::Entry& e) {
   section(out, "Confirm", bullets(e.confirm, "- [ ] "));
   section(out, "Fix", e.fix);
   section(out, "Prevention", e.prevention);
-  section(out, "Verify", e.verify);
+  section(out, "Verify", verify_with_denpex(e));
   if (!e.codes.empty()) {
     std::string s;
     for (const auto& c : e.codes) s += "- `" + c + "`\n";
@@ -81,7 +91,7 @@ std::string entry_markdown_brief(const core::Entry& e) {
   if (out.back() != '\n') out += '\n';
   out += "\n**Fix**\n\n" + e.fix;
   if (out.back() != '\n') out += '\n';
-  out += "\n**Verify**\n\n" + e.verify;
+  out += "\n**Verify**\n\n" + verify_with_denpex(e);
   return out;
 }
 

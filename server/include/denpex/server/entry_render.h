@@ -10,6 +10,9 @@ namespace denpex::features {
 
 // The full page: title, summary, mechanism, symptoms, confirm, fix, prevention, verify, links.
 std::string entry_markdown(const core::Entry& e);
+// The entry's verify text and, for an entry that shows in logs, the `denpex run --expect-absent`
+// command that checks a fix.
+std::string verify_with_denpex(const core::Entry& e);
 // Short form for hovers: title, summary, fix and verify.
 std::string entry_markdown_brief(const core::Entry& e);
 // `body` with `pad` before every line, trailing newlines folded to one: an entry's Markdown field

@@ -48,12 +48,21 @@ def read_manifest(path):
 
 
 def run_denpex(denpex, path):
-    """Returns (got, entry, error)."""
+    """Returns (got, entry, error).
+
+    The case is diagnosed under a neutral name (`paste.log`): the case files are named after their
+    truth (`...-local-rank7.log`), and denpex reads ranks from file names (`rank3.log`), so the
+    real name would hand it the answer."""
+    import shutil
+    import tempfile
     try:
-        proc = subprocess.run(
-            [denpex, "diagnose", "--format", "json", path],
-            capture_output=True, text=True, timeout=120,
-        )
+        with tempfile.TemporaryDirectory() as tmp:
+            neutral = os.path.join(tmp, "paste.log")
+            shutil.copyfile(path, neutral)
+            proc = subprocess.run(
+                [denpex, "diagnose", "--format", "json", neutral],
+                capture_output=True, text=True, timeout=120,
+            )
     except FileNotFoundError:
         return None, None, "denpex not found"
     except subprocess.TimeoutExpired:

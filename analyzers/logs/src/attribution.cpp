@@ -158,10 +158,17 @@ std::optional<double> timestamp_at(std::string_view s, size_t i) {
 }
 
 // How people paste logs: behind a log viewer's box border (`│ ` from k9s, rich), with line
-// numbers (`[1745] `, `  12 | `). Returns the bytes to skip; 0 when there is no such prefix.
+// numbers (`[1745] `, `  12 | `), quoted in Markdown or mail (`> `, `>> `). Returns the bytes to
+// skip; 0 when there is no such prefix.
 size_t paste_prefix(std::string_view line) {
   size_t i = 0;
   while (i < line.size() && i < 8 && line[i] == ' ') ++i;
+  if (i < line.size() && line[i] == '>') {
+    size_t j = i;
+    while (j < line.size() && j - i < 4 && line[j] == '>') ++j;
+    if (j == line.size()) return j;
+    if (line[j] == ' ') return j + 1;
+  }
   constexpr std::string_view kBar = "\xe2\x94\x82";  // U+2502 BOX DRAWINGS LIGHT VERTICAL
   if (line.substr(i, kBar.size()) == kBar) {
     i += kBar.size();

@@ -186,6 +186,10 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     if (c.source->events.spawn_process_at(c.hit.line) >= 0) return false;
     auto fc = first_collateral.find(c.source);
     if (fc != first_collateral.end() && fc->second <= c.hit.line) return true;
+    // A traceback the paste ends inside, printed by no rank in particular, may as well be one of
+    // the ranks that reported a symptom: it is too little to outweigh their evidence.
+    const ExceptionEvent* ex = c.source->events.exception_at(c.hit.line);
+    if (ex && ex->cut_off && !identified(*c.source) && !first_collateral.empty()) return true;
     if (has_peers(c.source)) return false;
     return std::none_of(first_collateral.begin(), first_collateral.end(),
                         [&](const auto& kv) { return kv.first != c.source; });
@@ -317,6 +321,26 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
                            " never logged it: the hang started there.");
       hang_start = "rank " + std::to_string(hung) + ": never reached collective SeqNum " + std::to_string(seq) +
                    " that the other ranks waited in; its last lines in the log show where it stopped";
+    } else if (seq_of.size() >= 2 && std::all_of(seq_of.begin(), seq_of.end(), [&](const auto& kv) {
+                 return kv.second == seq_of.begin()->second;
+               })) {
+      // Every rank in the logs timed out on the same collective, and exactly one rank number
+      // below the highest never appears: that rank did not reach it (ranks run from 0; the world
+      // may be larger than the highest rank seen, so this is said as an inference).
+      std::vector<int> missing;
+      for (int r = 0; r <= *known.rbegin() && missing.size() < 2; ++r)
+        if (!known.count(r)) missing.push_back(r);
+      if (missing.size() == 1) {
+        hung = missing.front();
+        const uint64_t seq = seq_of.begin()->second;
+        hang_notes.push_back("Ranks " + join_ranks(std::vector<int>(known.begin(), known.end())) +
+                             " all timed out on collective SeqNum " + std::to_string(seq) + "; rank " + std::to_string(hung) +
+                             " never appears in these logs: it is the one that did not reach it (an inference from the "
+                             "rank numbers; its own log would confirm it).");
+        hang_start = "rank " + std::to_string(hung) + ": did not reach collective SeqNum " + std::to_string(seq) +
+                     " (absent from the logs while ranks " + join_ranks(std::vector<int>(known.begin(), known.end())) +
+                     " waited in it)";
+      }
     } else if (completed_of.size() >= 2) {
       auto low = std::min_element(completed_of.begin(), completed_of.end(),
                                   [](const auto& a, const auto& b) { return a.second < b.second; });
@@ -473,6 +497,23 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       }
     }
   }
+  // The same fault printed twice, once without a prefix (the main thread's traceback) and once by
+  // one rank that names itself (its NCCL watchdog, its `[rankN]:` excepthook): that rank's.
+  if (d.initiating_rank < 0 && !initiators.empty()) {
+    std::set<int> ranks;
+    const Cand* named = nullptr;
+    for (const auto& c : all)
+      if (c.entry == primary->entry && c.source->rank >= 0) {
+        ranks.insert(c.source->rank);
+        named = &c;
+      }
+    if (ranks.size() == 1) {
+      d.initiating_rank = named->source->rank;
+      if (d.initiating_node.empty()) d.initiating_node = named->source->node;
+      hang_notes.push_back("The same " + primary->entry->id + " is printed by rank " + std::to_string(d.initiating_rank) +
+                           " at " + at(st, *named) + ", and by no other rank: the unprefixed lines are that rank's.");
+    }
+  }
   // Still no rank: the launcher's own report of which worker failed is evidence too (rule: exit
   // codes in launcher summaries count). torchrun's root-cause table first, else the elastic
   // agent's `failed (exitcode: N) local_rank: K` line, the first one it printed.
@@ -483,6 +524,15 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
                          " as the first observed failure" + (rc.has_exitcode ? " (exitcode " + std::to_string(rc.exitcode) + ")" : "") +
                          "; that rank's own error output is not in these logs.");
   }
+  // An orchestrator names the failed pod or host (`failed_node`): the Kubeflow training operator.
+  if (d.initiating_rank < 0 && d.initiating_node.empty())
+    for (const auto& c : all)
+      if (auto fn = c.hit.captures.find("failed_node"); fn != c.hit.captures.end() && !fn->second.empty()) {
+        d.initiating_node = fn->second;
+        hang_notes.push_back(fn->second + " is the first pod reported failed (" + at(st, c) + ", " + c.entry->id +
+                             "); its own log holds the error.");
+        break;
+      }
   // Other launchers name the failed process by its global rank.
   if (const Cand* c = d.initiating_rank < 0 ? launcher_failed() : nullptr) {
     const std::string& rank = c->hit.captures.at("failed_rank");
@@ -539,13 +589,15 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     for (const auto& c : all) {
       auto lr = c.hit.captures.find("local_rank");
       auto ec = c.hit.captures.find("exitcode");
-      if (lr == c.hit.captures.end() || ec == c.hit.captures.end() || !c.entry->id.starts_with("torchrun-worker")) continue;
+      if (lr == c.hit.captures.end() || !c.entry->id.starts_with("torchrun-worker")) continue;
       const int local = std::atoi(lr->second.c_str());
       d.initiating_local_rank = local;
       d.initiating_rank = local;
-      hang_notes.push_back("The launcher reported local rank " + lr->second + " as the first worker that failed (exitcode " +
-                           ec->second + (ec->second == "-9" ? ", SIGKILL" : "") + ", " + at(st, c) +
-                           "); global rank " + lr->second + " assumes a single-node job.");
+      const std::string how = ec == c.hit.captures.end() || ec->second.empty()
+                                  ? ""
+                                  : "exitcode " + ec->second + (ec->second == "-9" ? ", SIGKILL" : "") + ", ";
+      hang_notes.push_back("The launcher reported local rank " + lr->second + " as the first worker that failed (" + how +
+                           at(st, c) + "); global rank " + lr->second + " assumes a single-node job.");
       break;
     }
   }

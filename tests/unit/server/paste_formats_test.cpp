@@ -31,6 +31,14 @@ const Case kCases[] = {
     {"nccl-invalid-rank-pods.log", "nccl-invalid-rank", -1, "bert-train-worker-1"},
     {"store-unique-id.log", "nccl-unique-id-store-get-failed", 0, ""},
     {"table-loose-columns.log", "torchrun-worker-sigkill", 3, ""},
+    {"spawn-exit-code.log", "mp-spawn-process-exited", 1, ""},
+    {"spawn-quoted-cut.log", "mp-spawn-process-exited", 1, ""},
+    {"srun-task-exited.log", "unrecognized-exception", 3, "nid004127"},
+    {"timeouts-missing-rank.log", "nccl-watchdog-timeout", 0, ""},
+    {"horovodrun-exit.log", "mpirun-process-failed", 1, ""},
+    {"operator-pod-failed.log", "k8s-pytorchjob-pod-failed", -1, "bert-train-worker-1"},
+    {"launch-calledprocesserror.log", "torchrun-worker-failed", 5, ""},
+    {"watchdog-names-plain-traceback.log", "cuda-illegal-memory-access", 2, ""},
 };
 
 }  // namespace

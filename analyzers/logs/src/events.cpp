@@ -252,7 +252,10 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
     while (digits < rest.size() && digits < 9 && std::isdigit(static_cast<unsigned char>(rest[digits]))) ++digits;
     // `closing signal SIGKILL` repeats the pids of workers that outlived the grace period;
     // pastes often cut the line after `closing`.
-    if (digits > 0 && rest.substr(digits, 8) == " closing" && rest.find("SIGKILL") == std::string_view::npos)
+    // Recent torch releases: `Sending process N the closing signal SIGTERM`.
+    std::string_view after = rest.substr(digits);
+    if (after.starts_with(" the ")) after.remove_prefix(4);
+    if (digits > 0 && after.starts_with(" closing") && rest.find("SIGKILL") == std::string_view::npos)
       sigterm_pids_.push_back(std::stol(std::string(rest.substr(0, digits))));
   }
   if (bus_ranks_.size() < kMaxEvents)

@@ -39,6 +39,8 @@ const Case kCases[] = {
     {"operator-pod-failed.log", "k8s-pytorchjob-pod-failed", -1, "bert-train-worker-1"},
     {"launch-calledprocesserror.log", "torchrun-worker-failed", 5, ""},
     {"watchdog-names-plain-traceback.log", "cuda-illegal-memory-access", 2, ""},
+    {"agent-rich-console.log", "torchrun-worker-sigkill", 2, ""},
+    {"agent-new-wording.log", "torchrun-worker-sigkill", 2, ""},
 };
 
 }  // namespace

@@ -37,14 +37,39 @@ export DENPEX_BIN=$bin DENPEX_WORK=$work
 export HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" XDG_DATA_HOME="$work/home/.local/share" \
        XDG_STATE_HOME="$work/home/.local/state" XDG_CACHE_HOME="$work/home/.cache"
 mkdir -p "$HOME"
+# "Nothing is uploaded" holds for the editor clients too: the main session of each editor runs
+# under `strace -f -e trace=network` (the editor, its plugin and the server it starts), and any
+# socket or connection other than local Unix-domain IPC (the editor's own RPC socket) fails it.
+tracer=""
+if command -v strace >/dev/null 2>&1; then
+  tracer="strace -f -qq -e trace=network -o $work/network.trace"
+else
+  case "${CI:-}" in [Tt][Rr][Uu][Ee]|1|[Yy][Ee][Ss])
+    echo "FAIL: strace was not found; under CI=true the editors' network check must run (scripts/test.sh installs it)" >&2
+    exit 1;;
+  esac
+  echo "note: strace not found; the editors' no-network check is skipped"
+fi
+network_check() {
+  [ -n "$tracer" ] || return 0
+  inet=$(grep -vE '^[0-9]+ +(---|\+\+\+)' "$work/network.trace" | grep -vE 'AF_UNIX|AF_LOCAL' \
+         | grep -E 'socket\(|connect\(|sendto\(|sendmsg\(|bind\(' || true)
+  if [ -n "$inet" ]; then
+    echo "FAIL: the $editor session made network calls other than local IPC:" >&2
+    echo "$inet" | head -20 >&2
+    return 1
+  fi
+  echo "ok: the $editor session made no network call ($(wc -l <"$work/network.trace") traced lines, all local IPC)"
+}
 case $editor in
   neovim)
     export DENPEX_PLUGIN="$root/editors/neovim"
     # g:loaded_python3_provider=0: Neovim's own python3 provider probe costs 2.5 s on the first
     # Python buffer here, unrelated to denpex.
     noprobe="let g:loaded_python3_provider=0"
-    cd "$work" && timeout 120 nvim --headless --clean --cmd "$noprobe" -c "luafile $here/neovim_test.lua"
+    cd "$work" && timeout 120 $tracer nvim --headless --clean --cmd "$noprobe" -c "luafile $here/neovim_test.lua"
     rc=$?
+    [ $rc -eq 0 ] && { network_check || rc=1; }
     if [ $rc -eq 0 ]; then
       cp "$root/tests/protocol/workspace/train.py" "$work/options.py"
       cp "$root/examples/oom-cascade/train.log" "$work/job.stdout"
@@ -60,8 +85,9 @@ case $editor in
   emacs)
     export DENPEX_EL="$root/editors/emacs"
     cp "$root/tests/protocol/workspace/train.py" "$work/options.py"
-    cd "$work" && timeout 120 emacs --batch -Q -l "$here/emacs_test.el"
-    rc=$? ;;
+    cd "$work" && timeout 120 $tracer emacs --batch -Q -l "$here/emacs_test.el"
+    rc=$?
+    [ $rc -eq 0 ] && { network_check || rc=1; } ;;
 esac
 [ $rc -eq 124 ] && echo "FAIL: $editor did not finish within 120 s" >&2
 echo "$editor suite: exit $rc"

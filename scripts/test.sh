@@ -40,7 +40,7 @@ phase "sanitizer tests"
 # The language server's threads (worker pool, writer, scheduler) under ThreadSanitizer.
 [ -f build-tsan/CMakeCache.txt ] || cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDENPEX_TSAN=ON >/dev/null
 cmake --build build-tsan -j"$jobs" --target denpex_unit_tests protocol_runner
-(cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --output-on-failure -j"$jobs" -R '^(lsp|protocol\.)')
+(cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --output-on-failure -j"$jobs" -R '^(lsp|protocol\.)' -LE no-sanitizer)
 phase "thread sanitizer tests"
 
 # Fuzzing smoke: every libFuzzer target for a short while from the fixtures (scripts/fuzz.sh runs

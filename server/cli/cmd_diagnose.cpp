@@ -95,17 +95,15 @@ int cmd_diagnose(const Args& args) {
   report_problems("diagnose", loaded.problems);
   logs::Matcher matcher(loaded.library.entries());
   // Files that already hold more than the prefilter waits for get it from their first piece on.
-  uint64_t known = 0;
-  for (const auto& in : inputs) known += in.size;
-  if (known >= dopts.prefilter_after) dopts.prefilter_after = 0;
+  uint64_t total = 0, done = 0;
+  for (const auto& in : inputs) total += in.size;
+  if (total >= dopts.prefilter_after) dopts.prefilter_after = 0;
   // Built while the matcher's Set compiles on its own thread: the two compilations overlap.
   logs::Diagnoser diagnoser(matcher, dopts);
   if (!matcher.ok()) {
     print_error("diagnose", matcher.error());
     return kUsage;
   }
-  uint64_t total = 0, done = 0;
-  for (const auto& in : inputs) total += in.size;
   Progress progress(total);
   std::vector<char> buf(1 << 20);
   for (const auto& in : inputs) {

@@ -10,7 +10,7 @@ namespace fs = std::filesystem;
 
 std::string source_path(const std::string& relative) { return std::string(DENPEX_SOURCE_DIR) + "/" + relative; }
 
-std::string read_file(const std::string& path) {
+std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream s;
   s << in.rdbuf();

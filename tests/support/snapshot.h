@@ -1,12 +1,14 @@
 #pragma once
 // Snapshot testing: compare text against tests/snapshots/<name>.snap. A mismatch writes
 // <name>.snap.new next to it and fails; UPDATE_SNAPSHOTS=1 accepts the new text instead.
+#include <filesystem>
 #include <string>
 
 namespace denpex::testing {
 
 std::string source_path(const std::string& relative);  // DENPEX_SOURCE_DIR/relative
-std::string read_file(const std::string& path);
+// A whole file's bytes ("" when it cannot be read).
+std::string read_file(const std::filesystem::path& path);
 // Returns an empty string when the snapshot matches (or was updated), else a diff-like message.
 std::string check_snapshot(const std::string& name, const std::string& actual);
 

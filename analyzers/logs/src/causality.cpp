@@ -242,6 +242,10 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       if (auto fr = c.hit.captures.find("failed_rank"); fr != c.hit.captures.end() && !fr->second.empty()) return &c;
     return nullptr;
   };
+  auto launcher_names = [&](const Cand& c) {
+    return "The launcher names rank " + c.hit.captures.at("failed_rank") + " as the process that ended the job (" +
+           at(st, c) + ", " + c.entry->id + ")";
+  };
   Diagnosis d;
   const Cand* primary = nullptr;
   std::vector<std::string> hang_notes;
@@ -372,8 +376,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       if (const Cand* c = launcher_failed()) {
         // The launcher saw which process exited first: better evidence than which rank was quiet.
         hung = std::atoi(c->hit.captures.at("failed_rank").c_str());
-        hang_notes.push_back("The launcher names rank " + std::to_string(hung) + " as the process that ended the job (" +
-                             at(st, *c) + ", " + c->entry->id + "); the other ranks' errors followed it.");
+        hang_notes.push_back(launcher_names(*c) + "; the other ranks' errors followed it.");
         hang_start = "rank " + std::to_string(hung) + ": exited first, as the launcher reports";
       }
     if (hung < 0) {
@@ -535,12 +538,10 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       }
   // Other launchers name the failed process by its global rank.
   if (const Cand* c = d.initiating_rank < 0 ? launcher_failed() : nullptr) {
-    const std::string& rank = c->hit.captures.at("failed_rank");
-    d.initiating_rank = std::atoi(rank.c_str());
+    d.initiating_rank = std::atoi(c->hit.captures.at("failed_rank").c_str());
     if (auto host = c->hit.captures.find("host"); host != c->hit.captures.end() && d.initiating_node.empty())
       d.initiating_node = host->second;
-    hang_notes.push_back("The launcher names rank " + rank + " as the process that ended the job (" + at(st, *c) + ", " +
-                         c->entry->id + "); that rank's own first error is the one to fix.");
+    hang_notes.push_back(launcher_names(*c) + "; that rank's own first error is the one to fix.");
   }
   // A GPU fault that names its PCI address (an Xid in dmesg) belongs to the rank whose NCCL
   // communicator was initialised on that GPU, on the same node when both are known.
@@ -604,14 +605,14 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   // No worker named at all: the one the agent did not send SIGTERM to is the one that had failed.
   if (d.initiating_rank < 0)
     for (const auto& s : st.sources) {
-      const int gap = missing_worker_index(s.events.sigterm_pids());
+      const auto& pids = s.events.sigterm_pids();
+      const int gap = missing_worker_index(pids);
       if (gap < 0) continue;
-      std::vector<long> pids = s.events.sigterm_pids();
-      std::sort(pids.begin(), pids.end());
+      const auto [low, high] = std::minmax_element(pids.begin(), pids.end());
       d.initiating_rank = gap;
       d.initiating_local_rank = gap;
-      hang_notes.push_back("torchrun sent SIGTERM to pids " + std::to_string(pids.front()) + "-" + std::to_string(pids.back()) +
-                           " except " + std::to_string(pids.front() + gap) + ": that worker had already failed. Workers "
+      hang_notes.push_back("torchrun sent SIGTERM to pids " + std::to_string(*low) + "-" + std::to_string(*high) +
+                           " except " + std::to_string(*low + gap) + ": that worker had already failed. Workers "
                            "start in local-rank order, so it is most likely local rank " + std::to_string(gap) +
                            " (rank " + std::to_string(gap) + " on a single node); an inference from pids, not a report.");
       break;

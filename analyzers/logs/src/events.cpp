@@ -246,16 +246,18 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
       if (p >= 0) spawn_marks_.emplace_back(line, p);
     }
   }
-  if (size_t p = text.find("Sending process "); p != std::string_view::npos && sigterm_pids_.size() < kMaxEvents) {
+  // The agent's `Sending process N closing signal SIGTERM` (recent torch: `the closing signal`),
+  // behind a logger prefix: only the head of a line is searched, since every walked line passes
+  // here. `closing signal SIGKILL` repeats the pids of workers that outlived the grace period;
+  // pastes often cut the line after `closing`.
+  if (size_t p = text.substr(0, kSigtermHead).find("Sending process ");
+      p != std::string_view::npos && sigterm_pids_.size() < kMaxEvents) {
     std::string_view rest = text.substr(p + 16);
     size_t digits = 0;
     while (digits < rest.size() && digits < 9 && std::isdigit(static_cast<unsigned char>(rest[digits]))) ++digits;
-    // `closing signal SIGKILL` repeats the pids of workers that outlived the grace period;
-    // pastes often cut the line after `closing`.
-    // Recent torch releases: `Sending process N the closing signal SIGTERM`.
     std::string_view after = rest.substr(digits);
     if (after.starts_with(" the ")) after.remove_prefix(4);
-    if (digits > 0 && after.starts_with(" closing") && rest.find("SIGKILL") == std::string_view::npos)
+    if (digits > 0 && after.starts_with(" closing") && after.find("SIGKILL") == std::string_view::npos)
       sigterm_pids_.push_back(std::stol(std::string(rest.substr(0, digits))));
   }
   if (bus_ranks_.size() < kMaxEvents)

@@ -6,12 +6,12 @@
 #include <sstream>
 
 #include "denpex/server/evidence.h"
-#include "file_text.h"
 #include "process.h"
+#include "snapshot.h"
 #include "temp_dir.h"
 
 using namespace denpex;
-using denpex::testing::file_text;
+using denpex::testing::read_file;
 using denpex::testing::run_denpex;
 using denpex::testing::TempDir;
 namespace fs = std::filesystem;
@@ -30,7 +30,7 @@ void write_pack(const fs::path& dir, uint64_t shm_size, bool dmesg = false) {
   p.shm_size = shm_size;
   p.shm_free = shm_size / 2;
   p.kernel_log_source = dmesg ? "dmesg -T" : "journalctl -k";
-  std::istringstream journal(file_text(kXid / "dmesg-node-02.log"));
+  std::istringstream journal(read_file(kXid / "dmesg-node-02.log"));
   for (std::string line; std::getline(journal, line);) {
     // "May  1 12:34:56 node-02 kernel: [ 4254.197860] text" -> "[Fri May  1 12:34:56 2026] text"
     if (dmesg) line = "[Fri " + line.substr(0, 15) + " 2026] " + line.substr(line.find("] ") + 2);
@@ -134,7 +134,7 @@ TEST_CASE("evidence CLI: writes the pack here, tools missing here reported as mi
                        {"NCCL_DEBUG", "INFO"}});
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("wrote") != std::string::npos);
-  const std::string json_text = file_text(out / "evidence.json");
+  const std::string json_text = read_file(out / "evidence.json");
   CHECK(json_text.find("hf_secret") == std::string::npos);
   std::string error;
   auto pack = features::parse_evidence(json_text, error);
@@ -150,12 +150,12 @@ TEST_CASE("evidence CLI: writes the pack here, tools missing here reported as mi
   CHECK(smi);
   CHECK(std::find(pack->environment.begin(), pack->environment.end(),
                   std::pair<std::string, std::string>{"NCCL_DEBUG", "INFO"}) != pack->environment.end());
-  CHECK(file_text(out / "evidence.md").rfind("# Evidence pack", 0) == 0);
+  CHECK(read_file(out / "evidence.md").rfind("# Evidence pack", 0) == 0);
   // Run again: its own files are replaced, nothing else is touched.
   std::ofstream(out / "notes.txt") << "mine";
   r = run_denpex({"evidence", "--out", out.string(), "--timeout", "20"}, "", {{"PATH", "/usr/bin:/bin"}});
   CHECK(r.exit_code == 0);
-  CHECK(file_text(out / "notes.txt") == "mine");
+  CHECK(read_file(out / "notes.txt") == "mine");
   // An evidence.json that is not ours is left alone, and said so.
   const fs::path other = t.path / "other";
   fs::create_directories(other);
@@ -163,7 +163,7 @@ TEST_CASE("evidence CLI: writes the pack here, tools missing here reported as mi
   r = run_denpex({"evidence", "--out", other.string()}, "", {{"PATH", "/usr/bin:/bin"}});
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("not an evidence pack") != std::string::npos);
-  CHECK(file_text(other / "evidence.json") == "{\"mine\": true}");
+  CHECK(read_file(other / "evidence.json") == "{\"mine\": true}");
 }
 
 TEST_CASE("diagnose --evidence: the pack's Xid joins the ranks' NCCL errors; a small /dev/shm is evidence") {

@@ -9,12 +9,12 @@
 #include "denpex/server/library_loading.h"
 #include "denpex/server/log_inputs.h"
 #include "denpex/server/triage.h"
-#include "file_text.h"
 #include "process.h"
+#include "snapshot.h"
 #include "temp_dir.h"
 
 using namespace denpex;
-using denpex::testing::file_text;
+using denpex::testing::read_file;
 using denpex::testing::run_denpex;
 using denpex::testing::TempDir;
 namespace fs = std::filesystem;
@@ -38,7 +38,7 @@ logs::Report diagnose_dir(const fs::path& dir) {
 void copy_job(const fs::path& from, const fs::path& to, const std::string& node) {
   fs::create_directories(to);
   for (const auto& e : fs::directory_iterator(from)) {
-    std::string name = e.path().filename().string(), text = file_text(e.path());
+    std::string name = e.path().filename().string(), text = read_file(e.path());
     for (size_t p; (p = name.find("node-02")) != std::string::npos;) name.replace(p, 7, node);
     for (size_t p; (p = text.find("node-02")) != std::string::npos;) text.replace(p, 7, node);
     std::ofstream(to / name, std::ios::binary) << text;
@@ -196,12 +196,12 @@ TEST_CASE("triage CLI: an evidence pack in a job directory is evidence, an epilo
     // The ranks' logs, without the node's dmesg: only the pack the epilog took knows of the Xid.
     for (int r = 0; r < 4; ++r) {
       const std::string log = "rank" + std::to_string(r) + ".log";
-      t.write("runs/" + std::string(name) + "/" + log, file_text(kLogs / "xid79-busid" / log));
+      t.write("runs/" + std::string(name) + "/" + log, read_file(kLogs / "xid79-busid" / log));
     }
     features::EvidencePack p;
     p.host = "node-02";
     p.kernel_log_source = "journalctl -k";
-    std::istringstream dmesg(file_text(kLogs / "xid79-busid/dmesg-node-02.log"));
+    std::istringstream dmesg(read_file(kLogs / "xid79-busid/dmesg-node-02.log"));
     for (std::string line; std::getline(dmesg, line);) p.kernel_log.push_back(line);
     t.write("runs/" + std::string(name) + "/evidence/evidence.json", features::evidence_json(p).dump());
     t.write("runs/" + std::string(name) + "/evidence/evidence.md", features::evidence_markdown(p));

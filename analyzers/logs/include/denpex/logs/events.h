@@ -118,6 +118,9 @@ class EventTracker {
   // traceback at every step.
   static constexpr size_t kMaxStackFrames = 2048;
   static constexpr uint64_t kNearLines = 10;
+  // How far into a line the elastic agent's `Sending process` is looked for (a logger prefix, a
+  // pod prefix and a timestamp may come first).
+  static constexpr size_t kSigtermHead = 192;
 
  private:
   void exception_line(uint64_t line, std::string_view text);

@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <vector>
 
+#include "denpex/logs/builtin_atoms.h"
 #include "denpex/logs/diagnoser.h"
 #include "denpex/server/diagnose_render.h"
 #include "denpex/server/evidence_input.h"
@@ -93,14 +95,20 @@ int cmd_diagnose(const Args& args) {
   }
   auto loaded = project::load_library(opts.all("signatures"));
   report_problems("diagnose", loaded.problems);
-  logs::Matcher matcher(loaded.library.entries());
-  // Files that already hold more than the prefilter waits for get it from their first piece on.
+  // With the built-in library alone the matcher routes lines by the atoms computed at build
+  // time, and fills and compiles its Set only when a line routing cannot answer needs it.
+  dopts.atoms = &logs::builtin_prefilter_atoms();
+  logs::Matcher matcher(loaded.library.entries(), dopts.atoms);
+  // Files that already hold more than the prefilter waits for get it from their first piece on;
+  // so does any input when the prefilter's atoms were computed at build time (the built-in
+  // library alone): then it costs a pass over the first 256 KiB instead of ~20 ms.
   uint64_t total = 0, done = 0;
   for (const auto& in : inputs) total += in.size;
-  if (total >= dopts.prefilter_after) dopts.prefilter_after = 0;
-  // Built while the matcher's Set compiles on its own thread: the two compilations overlap.
+  if (total >= dopts.prefilter_after || dopts.atoms->fit(matcher.screen_patterns())) dopts.prefilter_after = 0;
   logs::Diagnoser diagnoser(matcher, dopts);
-  if (!matcher.ok()) {
+  // Without routing, the Set is needed at once: wait for it here, so that a Set that could not
+  // be compiled is said before anything is read.
+  if (!matcher.routed() && !matcher.ok()) {
     print_error("diagnose", matcher.error());
     return kUsage;
   }
@@ -116,6 +124,11 @@ int cmd_diagnose(const Args& args) {
     done += in.size;
   }
   progress.done();
+  // Lines routing left to the Set got no answer from a Set that could not be compiled.
+  if (matcher.set_failed()) {
+    print_error("diagnose", matcher.error());
+    return kUsage;
+  }
   if (pack) feed_kernel_log(diagnoser, *pack, opts.get("evidence"));
   logs::Report report = diagnoser.finish();
   if (pack) features::apply_evidence(*pack, report);
@@ -128,9 +141,14 @@ int cmd_diagnose(const Args& args) {
     std::fputs(features::diagnose_text(report, st.enabled(), std::min<size_t>(dopts.context, 10)).c_str(), stdout);
   }
   // A run that only printed warnings did not fail: its advisory is shown, the exit code says so.
-  bool failed = !report.diagnoses.empty() && (report.diagnoses.front().entry->severity == core::Severity::Fatal ||
-                                              report.diagnoses.front().entry->severity == core::Severity::Error);
-  return !failed || opts.has("exit-zero") ? kOk : kFindings;
+  bool failed = !report.diagnoses.empty() && report.diagnoses.front().failed;
+  const int rc = !failed || opts.has("exit-zero") ? kOk : kFindings;
+  // The process ends here. What the diagnosis holds (the library, the matcher's Set and DFA, the
+  // line caches: some 10 MB in small allocations) is left to the kernel rather than freed piece
+  // by piece, which took ~1 ms of the ~25 ms a 1 MB selection costs from start to report.
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::_Exit(rc);
 }
 
 }  // namespace denpex::cli

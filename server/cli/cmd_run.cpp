@@ -19,6 +19,7 @@
 #include "denpex/logs/diagnoser.h"
 #include "denpex/server/absence_watch.h"
 #include "denpex/server/diagnose_render.h"
+#include "denpex/logs/builtin_atoms.h"
 #include "denpex/server/library_loading.h"
 #include "denpex/server/options.h"
 #include "denpex/server/terminal.h"
@@ -150,8 +151,10 @@ int cmd_run(const Args& args) {
     steps_timeout = parse_duration(opts.get("steps-timeout"));
     if (!steps_timeout) return opts.usage_error("--steps-timeout wants a duration such as 600, 90s, 10m or 1h");
   }
-  logs::Matcher matcher(loaded.library.entries());
-  logs::Diagnoser diag(matcher);
+  logs::Matcher matcher(loaded.library.entries(), &logs::builtin_prefilter_atoms());
+  logs::DiagnoseOptions dopts;
+  dopts.repair_pastes_up_to = 0;  // a live line as the command prints: nothing is held back
+  logs::Diagnoser diag(matcher, dopts);
   Style err_style = Style::for_stream(stderr, opts.get("color", "auto"));
   diag.on_live_fault([&](const logs::LiveFault& f) {
     std::string who = f.rank >= 0 ? "rank " + std::to_string(f.rank) + ": " : "";

@@ -22,6 +22,7 @@ json diagnosis(const logs::Diagnosis& d) {
   j["category"] = e.category;
   j["severity"] = std::string(core::to_string(e.severity));
   j["role"] = std::string(core::to_string(e.role));
+  j["failed"] = d.failed;
   j["confidence"] = d.confidence;
   j["summary"] = e.summary;
   j["initiating_rank"] = rank_or_null(d.initiating_rank);
@@ -94,7 +95,8 @@ nlohmann::json diagnose_json(const logs::Report& report) {
                       {"bytes", in.bytes},
                       {"rank", rank_or_null(in.rank)},
                       {"node", str_or_null(in.node)},
-                      {"binary", in.binary}});
+                      {"binary", in.binary},
+                      {"reshaped", str_or_null(in.reshaped)}});
   j["inputs"] = inputs;
   if (report.first_error_line) {
     const auto& f = *report.first_error_line;

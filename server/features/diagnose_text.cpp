@@ -28,11 +28,21 @@ std::string percent(double c) {
 
 }  // namespace
 
+// A paste that was put back into printed lines before reading (paste_repair.h) says so: its
+// line numbers are the paste's, and a reader should know the tool saw it rejoined.
+std::string reshape_notes(const logs::Report& report, const Paint& p) {
+  std::string out;
+  for (const auto& in : report.inputs)
+    if (!in.reshaped.empty()) out += p.dim("Read " + in.file + " as printed: " + in.reshaped + ".") + "\n";
+  return out;
+}
+
 std::string diagnose_text(const logs::Report& report, bool color, size_t context_lines, const std::string& command) {
   Paint p{color};
   std::string out;
   if (report.diagnoses.empty()) {
     out += p.green("No known failure found") + " in " + std::to_string(report.total_lines) + " lines.\n";
+    out += reshape_notes(report, p);
     if (report.first_error_line)
       out += "\nFirst error-looking line (" + report.first_error_line->where.file + ":" +
              std::to_string(report.first_error_line->where.line) + "):\n  " + report.first_error_line->text + "\n";
@@ -50,12 +60,18 @@ std::string diagnose_text(const logs::Report& report, bool color, size_t context
   out += "Initiating fault: " + p.bold(rank_label(d.initiating_rank, d.initiating_local_rank, d.initiating_node)) + "\n";
   out += "First error: " + d.first_error.file + ":" + std::to_string(d.first_error.line) + "\n";
   if (context_lines > 0 && !d.context_before.empty()) {
+    // A repaired paste's lines are not the paste's lines one for one: they go unnumbered.
+    const bool reshaped = std::any_of(report.inputs.begin(), report.inputs.end(), [&](const logs::InputSummary& in) {
+      return in.file == d.first_error.file && !in.reshaped.empty();
+    });
     size_t skip = d.context_before.size() > context_lines ? d.context_before.size() - context_lines : 0;
     for (size_t i = skip; i < d.context_before.size(); ++i)
-      out += p.dim("  " + std::to_string(d.context_first_line + i) + " | " + d.context_before[i]) + "\n";
+      out += p.dim("  " + (reshaped ? std::string("  ") : std::to_string(d.context_first_line + i)) + " | " +
+                   d.context_before[i]) + "\n";
   }
   const std::string& shown = d.first_error_line.empty() ? d.first_error_text : d.first_error_line;
   out += p.yellow("> " + std::to_string(d.first_error.line) + " | " + shown) + "\n";
+  out += reshape_notes(report, p);
   if (!e.summary.empty()) out += "\n" + p.bold("What broke") + "\n" + indent_block(e.summary, "  ");
   if (!d.chain.empty()) {
     out += "\n" + p.bold("Causal chain") + "\n";

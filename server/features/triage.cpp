@@ -57,7 +57,7 @@ JobOutcome job_outcome(std::string job, const logs::Report& report) {
   o.entry = e.id;
   o.title = e.title;
   o.category = e.category;
-  o.failed = e.severity == core::Severity::Fatal || e.severity == core::Severity::Error;
+  o.failed = d.failed;
   o.node = d.initiating_node;
   if (o.node.empty() && report.root_cause) o.node = report.root_cause->cause.host;
   if (o.node.empty()) {

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "denpex/logs/builtin_atoms.h"
+
 namespace denpex::project {
 
 LoadedLibrary load_library(const std::vector<std::string>& user_dirs) {
@@ -19,7 +21,8 @@ const core::Entry* Knowledge::find(std::string_view id) const { return loaded.li
 std::shared_ptr<const Knowledge> load_knowledge(const std::vector<std::string>& user_dirs) {
   auto k = std::make_shared<Knowledge>();
   k->loaded = load_library(user_dirs);
-  k->matcher = std::make_unique<logs::Matcher>(k->loaded.library.entries());
+  // Routed by the atoms computed at build time where they fit (the built-in library alone).
+  k->matcher = std::make_unique<logs::Matcher>(k->loaded.library.entries(), &logs::builtin_prefilter_atoms());
   if (!k->matcher->ok()) throw std::runtime_error("cannot build the fingerprint matcher: " + k->matcher->error());
   return k;
 }

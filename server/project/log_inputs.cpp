@@ -1,6 +1,7 @@
 #include "denpex/server/log_inputs.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -55,20 +56,36 @@ std::string feed_log_file(logs::Diagnoser& diagnoser, const std::string& in, con
   uint32_t id = diagnoser.open(name);
   uint64_t done = 0;
   std::string error;
+  // A regular file that fits the buffer is read whole and given at once (feed_last): diagnosed
+  // where it lies, with no copy held for paste repair. Anything else streams.
+  struct stat st {};
+  const bool whole = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) < buf.size();
+  size_t filled = 0;
   while (true) {
-    ssize_t n = ::read(fd, buf.data(), buf.size());
+    char* at = buf.data() + (whole ? filled : 0);
+    const size_t room = buf.size() - (whole ? filled : 0);
+    if (room == 0) {  // the file grew while read: stream what is held
+      diagnoser.feed(id, std::string_view(buf.data(), filled));
+      filled = 0;
+      continue;
+    }
+    ssize_t n = ::read(fd, at, room);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       error = "cannot read '" + in + "': " + std::strerror(errno);
       break;
     }
     if (n == 0) break;
-    diagnoser.feed(id, std::string_view(buf.data(), static_cast<size_t>(n)));
     done += static_cast<uint64_t>(n);
+    if (whole) {
+      filled += static_cast<size_t>(n);
+    } else {
+      diagnoser.feed(id, std::string_view(buf.data(), static_cast<size_t>(n)));
+    }
     if (progress) progress(done);
   }
   if (fd != STDIN_FILENO) ::close(fd);
-  diagnoser.close(id);
+  diagnoser.feed_last(id, std::string_view(buf.data(), filled));
   return error;
 }
 

@@ -39,7 +39,7 @@ start=$SECONDS
 (cd "$root/editors/vscode" && node scripts/package.mjs --binary "$bin" --out "$work/denpex.vsix" >"$work/package.log" 2>&1) || {
   cat "$work/package.log" >&2; echo "FAIL: packaging the .vsix" >&2; exit 1; }
 echo "vsix: $(stat -c %s "$work/denpex.vsix") bytes, packaged in $((SECONDS - start)) s"
-PATH="$(dirname "$node24"):$PATH" timeout 480 "$node24" "$here/vscode.test.mjs" --vsix "$work/denpex.vsix" \
+PATH="$(dirname "$node24"):$PATH" timeout 480 "$node24" "$here/vscode.test.mjs" ${DENPEX_VSCODE_ONLY:+--only "$DENPEX_VSCODE_ONLY"} --vsix "$work/denpex.vsix" \
   --code-server "$here/node_modules/.bin/code-server" --chromium "$chromium" ${DENPEX_VSCODE_SCREENSHOTS:+--screenshots "$DENPEX_VSCODE_SCREENSHOTS"}
 rc=$?
 echo "editors-vscode: real VS Code run took $((SECONDS - start)) s (rc $rc)"

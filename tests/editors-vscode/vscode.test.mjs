@@ -161,7 +161,8 @@ async function quickOpen(name) {
   const input = page.locator(".quick-input-widget input");
   await input.waitFor({ state: "visible", timeout: 10000 });
   await input.fill(name);
-  await page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first().waitFor({ timeout: 10000 });
+  // The first search of a cold workbench indexes the folder: seconds on a loaded 2-core machine.
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first().waitFor({ timeout: 30000 });
   await page.keyboard.press("Enter");
   await page.locator(`.tab.active[aria-label*="${name}"], .tab.active:has-text("${name}")`).first().waitFor({ timeout: 10000 });
   await page.locator(".monaco-editor .view-lines").first().waitFor({ timeout: 10000 });
@@ -285,10 +286,34 @@ try {
     await until("the rule text in the hover", async () => /DPX001/.test(await hover.innerText()) && /reentrant/i.test(await hover.innerText()), 15000);
     await shot("vscode-python.png");
     await page.keyboard.press("Escape");
-    // Ctrl+. offers the fix; apply it and save.
-    await page.keyboard.press("Control+.");
+    await hover.waitFor({ state: "hidden", timeout: 10000 }).catch(() => page.keyboard.press("Escape"));
+    // Ctrl+. offers the fix; apply it and save. Pressed straight after the hover's Escape, Ctrl+. went
+    // unanswered for good on a loaded machine (CI failed on it) while the light bulb showed; the
+    // bulb and the palette open the same menu, so they are tried next, and the one that worked is logged.
     const fix = page.locator(".action-widget .monaco-list-row", { hasText: /DPX001/ }).filter({ hasText: /Fix/ }).first();
-    await fix.waitFor({ timeout: 15000 });
+    const bulb = page.locator(".monaco-editor .lightBulbWidget:visible").first();
+    const openers = [
+      ["Ctrl+.", () => page.keyboard.press("Control+.")],
+      ["the light bulb", () => bulb.click()],
+      ["Quick Fix... from the palette", () => runCommand("Quick Fix...")],
+    ];
+    for (let i = 0; ; i++) {
+      const [how, open] = openers[i];
+      // Back to the finding through Go to Line: it hands focus to the editor as a user's keys do.
+      await goto(6, 50);
+      await bulb.waitFor({ timeout: 15000 }).catch(() => log("  no light bulb shown at 6:50"));
+      await open();
+      try {
+        await fix.waitFor({ timeout: 10000 });
+        if (i > 0) log(`  the fix was offered through ${how}`);
+        break;
+      } catch {
+        const widget = await page.locator(".action-widget").first().innerText({ timeout: 1000 }).catch(() => "(no action widget)");
+        if (i === openers.length - 1) throw new Error(`no DPX001 fix offered (tried Ctrl+., the light bulb, the palette); last widget: ${widget}`);
+        log(`  ${how}: no DPX001 fix within 10 s (widget: ${JSON.stringify(widget.slice(0, 200))})`);
+        await page.keyboard.press("Escape");
+      }
+    }
     const offered = await page.locator(".action-widget").first().innerText();
     if (!/Suppress DPX001/.test(offered)) throw new Error(`no suppression offered next to the fix: ${offered}`);
     await fix.click();

@@ -23,6 +23,13 @@ SCENARIOS = {
     "two_failures": ("torchrun", 2, None, True),
     "healthy_warnings": ("torchrun", None, None, False),
     "sigint": ("srun", None, None, True),
+    # rank 1 stalls in its own code past the peers' timeout: they time out, then it loses them
+    "stall": ("torchrun", 1, None, True),
+    # no launcher prefix: rank 2's logger names it in the message above the traceback it logs
+    "logged_exception": ("none", 2, "unrecognized-exception", True),
+    # one worker interrupted (kill -INT of its pid), no launcher prefix: the job failed, its peers
+    # lost rank 1, whose own WARNING above its KeyboardInterrupt traceback names it
+    "sigint_one": ("none", 1, "run-cancelled", True),
 }
 
 

@@ -5,11 +5,16 @@
 #include <cctype>
 
 #include "denpex/logs/normalize.h"
+#include "find_literal.h"
 
 namespace denpex::logs {
 namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
+// std::isalnum and std::isupper as the "C" locale answers them (denpex never sets another), inline:
+// these run on every walked line.
+bool ascii_alnum(unsigned char c) { return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'); }
+bool ascii_upper(unsigned char c) { return c >= 'A' && c <= 'Z'; }
 
 std::optional<double> timestamp_at(std::string_view s, size_t i);
 
@@ -25,7 +30,7 @@ bool number(std::string_view s, size_t& i, int& value) {
 // part of the line (ProcessGroupNCCL, DeepSpeed's `[Rank 3]` and `[rank 3]`).
 int bracket_rank(std::string_view line) {
   std::string_view head = line.substr(0, 512);
-  for (size_t at = head.find("ank "); at != std::string_view::npos; at = head.find("ank ", at + 1)) {
+  for (size_t at = find_literal(head, "ank "); at != std::string_view::npos; at = find_literal(head, "ank ", at + 1)) {
     if (at < 2 || (head[at - 1] != 'R' && head[at - 1] != 'r')) continue;
     const size_t pos = at - 1;
     // Must sit inside a bracket group that opened with `[Rank` or `[PG`.
@@ -45,7 +50,7 @@ int bracket_rank(std::string_view line) {
 // `2024-11-20 14:37:16 [rank3]: torch.OutOfMemoryError: ...`. Only when everything before the
 // `[rankN]:` is a wall-clock stamp, so that text which merely mentions `[rank3]:` is not taken.
 int stamped_rank_prefix(std::string_view line) {
-  size_t at = line.find(" [rank");
+  size_t at = find_literal(line, " [rank");
   if (at == std::string_view::npos || at == 0 || at > 40) return -1;
   if (!timestamp_at(line, 0)) return -1;
   size_t i = at + 6;
@@ -57,9 +62,10 @@ int stamped_rank_prefix(std::string_view line) {
 // NCCL: `host:pid:tid [dev] NCCL WARN|INFO|ERROR ...`, or with NCCL's source location between
 // (older releases and NCCL_DEBUG_FILE): `host:pid:tid [dev] init.cc:981 NCCL WARN ...`.
 bool nccl_prefix(std::string_view line, Attribution& a) {
-  size_t nccl = line.find("] NCCL ");
+  // Only the head is searched: an occurrence further on is turned down below anyway.
+  size_t nccl = find_literal(line.substr(0, 256 + 7), "] NCCL ");
   if (nccl == std::string_view::npos || nccl > 256) {
-    size_t word = line.find(" NCCL ");
+    size_t word = find_literal(line.substr(0, 300 + 6), " NCCL ");
     if (word == std::string_view::npos || word == 0 || word > 300) return false;
     size_t sp = line.rfind(' ', word - 1);
     if (sp == std::string_view::npos || sp == 0 || line[sp - 1] != ']') return false;
@@ -86,7 +92,7 @@ bool nccl_prefix(std::string_view line, Attribution& a) {
 // Slurm: `srun: error: node-05: task 3: Exited with exit code 1`
 bool srun_prefix(std::string_view line, Attribution& a) {
   constexpr std::string_view kSrun = "srun: error: ";
-  size_t p = line.find(kSrun);
+  size_t p = find_literal(line.substr(0, 64 + kSrun.size()), kSrun);
   if (p == std::string_view::npos || p > 64) return false;
   std::string_view rest = line.substr(p + kSrun.size());
   size_t colon = rest.find(": task ");
@@ -124,8 +130,11 @@ std::optional<double> clock(std::string_view s, size_t i) {
   return h * 3600.0 + m * 60.0 + sec + frac;
 }
 
-// Days since year 0 are enough to order events; exact calendars are not needed.
-double day_number(int year, int month, int day) { return (year * 12.0 + month) * 31.0 + day; }
+// Days within a year are enough to order one job's events; exact calendars are not needed. The
+// year is left out on purpose: glog (`E0501`) and syslog (`May  1`) stamps have none, and an
+// ISO stamp of the same moment must compare equal to them (a job spanning New Year's Eve is
+// ordered wrongly across it).
+double day_number(int month, int day) { return month * 31.0 + day; }
 
 std::optional<double> timestamp_at(std::string_view s, size_t i) {
   // YYYY-MM-DD[ T_]HH:MM:SS
@@ -134,14 +143,14 @@ std::optional<double> timestamp_at(std::string_view s, size_t i) {
     size_t j = i;
     int y = 0, mo = 0, d = 0;
     if (number(s, j, y) && j == i + 4 && ++j && number(s, j, mo) && ++j && number(s, j, d))
-      if (auto c = clock(s, i + 11)) return day_number(y, mo, d) * 86400.0 + *c;
+      if (auto c = clock(s, i + 11)) return day_number(mo, d) * 86400.0 + *c;
   }
   // glog: [IWEF]MMDD HH:MM:SS.ffffff
   if (i + 14 <= s.size() && (s[i] == 'I' || s[i] == 'W' || s[i] == 'E' || s[i] == 'F') && is_digit(s[i + 1]) &&
       s[i + 5] == ' ') {
     int mo = (s[i + 1] - '0') * 10 + (s[i + 2] - '0'), d = (s[i + 3] - '0') * 10 + (s[i + 4] - '0');
     if (mo >= 1 && mo <= 12)
-      if (auto c = clock(s, i + 6)) return day_number(0, mo, d) * 86400.0 + *c;
+      if (auto c = clock(s, i + 6)) return day_number(mo, d) * 86400.0 + *c;
   }
   // syslog: Mon DD HH:MM:SS
   if (i + 15 <= s.size()) {
@@ -151,7 +160,7 @@ std::optional<double> timestamp_at(std::string_view s, size_t i) {
       if (j < s.size() && s[j] == ' ') ++j;
       int d = 0;
       if (number(s, j, d) && j < s.size() && s[j] == ' ')
-        if (auto c = clock(s, j + 1)) return day_number(0, mo, d) * 86400.0 + *c;
+        if (auto c = clock(s, j + 1)) return day_number(mo, d) * 86400.0 + *c;
     }
   }
   return std::nullopt;
@@ -186,19 +195,35 @@ size_t paste_prefix(std::string_view line) {
   return 0;
 }
 
+// A log collector's stamp before every printed line: `2022-03-22 17:53:44.193 `, kubectl
+// `--timestamps`' `2024-05-01T12:34:56.123456789Z `. Returns the bytes to skip; 0 when none.
+size_t collector_stamp(std::string_view line) {
+  if (line.size() < 21 || !is_digit(line[0]) || line[4] != '-' || !timestamp_at(line, 0)) return 0;
+  size_t i = 19;
+  if (line[i] == '.' || line[i] == ',') {
+    ++i;
+    while (i < line.size() && is_digit(line[i])) ++i;
+  }
+  if (i < line.size() && line[i] == 'Z') ++i;
+  return i < line.size() && line[i] == ' ' ? i + 1 : 0;
+}
+
 // pdsh / DeepSpeed's multi-node runner: `worker-1: text`, `10.0.0.7: text`. A host name holds a
 // digit and a `-` or `.` (so that `RuntimeError: ` and `INFO: ` are not taken for hosts).
 size_t host_prefix(std::string_view line, std::string& host) {
   size_t i = 0;
   bool digit = false, sep = false;
   while (i < line.size() && i < 64 &&
-         (std::isalnum(static_cast<unsigned char>(line[i])) || line[i] == '-' || line[i] == '.' || line[i] == '_')) {
+         (ascii_alnum(static_cast<unsigned char>(line[i])) || line[i] == '-' || line[i] == '.' || line[i] == '_')) {
     digit = digit || is_digit(line[i]);
     sep = sep || line[i] == '-' || line[i] == '.';
     ++i;
   }
-  if (i == 0 || !digit || !sep || line.substr(i, 2) != ": " || !std::isalnum(static_cast<unsigned char>(line[0]))) return 0;
+  if (i == 0 || !digit || !sep || line.substr(i, 2) != ": " || !ascii_alnum(static_cast<unsigned char>(line[0]))) return 0;
   std::string_view name = line.substr(0, i);
+  // Slurm's step daemon names itself with its host (`slurmstepd-node-07: error: ...`): the
+  // message's own head, which fingerprints match, not a pdsh prefix.
+  if (name.starts_with("slurmstepd-")) return 0;
   // An IPv4 address, or a first label like `worker-1` / `gpu-node-05` (letters, a `-`, ending in
   // a digit): not `libc10.so` or `model.py`.
   std::string_view label = name.substr(0, name.find('.'));
@@ -239,10 +264,34 @@ static void syslog_host(std::string_view line, std::string& node) {
   node = std::string(rest.substr(0, sp));
 }
 
+int logged_rank(std::string_view line) {
+  std::string_view head = line.substr(0, 120);
+  for (size_t at = 0; at + 4 < head.size(); ++at) {
+    if ((head[at] | 0x20) != 'r' || (head[at + 1] | 0x20) != 'a' || (head[at + 2] | 0x20) != 'n' ||
+        (head[at + 3] | 0x20) != 'k')
+      continue;
+    // A word of its own: not `local_rank`, `ranks`, `Frank`.
+    if (at > 0 && (ascii_alnum(static_cast<unsigned char>(head[at - 1])) || head[at - 1] == '_')) continue;
+    size_t i = at + 4;
+    size_t seps = 0;
+    while (i < head.size() && seps < 2 && (head[i] == ' ' || head[i] == '=' || head[i] == ':')) ++i, ++seps;
+    int r = 0;
+    const size_t digits = i;
+    if (!number(head, i, r) || i - digits > 5) continue;
+    if (i < head.size() && (ascii_alnum(static_cast<unsigned char>(head[i])) || head[i] == '.')) continue;
+    return r;
+  }
+  return -1;
+}
+
 Attribution attribute_line(std::string_view line) {
   Attribution a;
   if (line.size() > 24 && line[3] == ' ' && line[15] == ' ') syslog_host(line, a.node);
   if (size_t k = paste_prefix(line)) {
+    a.strip += k;
+    line.remove_prefix(k);
+  }
+  if (size_t k = collector_stamp(line)) {
     a.strip += k;
     line.remove_prefix(k);
   }
@@ -257,6 +306,7 @@ Attribution attribute_line(std::string_view line) {
   }
   if (auto p = rank_prefix(line)) {
     a.rank = p->rank;
+    a.local_rank = p->local_rank;
     a.strip += p->length;
     line.remove_prefix(p->length);
   }
@@ -290,7 +340,11 @@ Attribution attribute_file(std::string_view path) {
     while (end < name.size() && (std::isalnum(static_cast<unsigned char>(name[end])) || name[end] == '-' ||
                                  name[end] == '_'))
       ++end;
-    a.node = std::string(name.substr(p, end - p));
+    // `node-05.out`, `node05.log`, `host-a.log`, not the bare word (`agent-second-node.log`).
+    std::string_view node = name.substr(p, end - p);
+    while (!node.empty() && (node.back() == '-' || node.back() == '_')) node.remove_suffix(1);
+    if (node.size() <= 4) continue;
+    a.node = std::string(node);
     break;
   }
   return a;
@@ -303,14 +357,29 @@ bool is_kernel_log_name(std::string_view path) {
          name.starts_with("messages");
 }
 
+namespace {
+// torchrun's failure table gives each failure's time as a field (`  time      : 2024-10-02_18:06:40`):
+// when that process failed, not when the table was printed (at the end, after the collateral).
+bool is_time_field(std::string_view line, size_t stamp) {
+  std::string_view before = line.substr(0, stamp);
+  while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+  if (before.empty() || before.back() != ':') return false;
+  before.remove_suffix(1);
+  while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+  if (!before.ends_with("time")) return false;
+  before.remove_suffix(4);
+  return before.empty() || before.back() == ' ' || before.back() == '|';
+}
+}  // namespace
+
 std::optional<double> parse_timestamp(std::string_view line) {
   // The stamp sits at the start or after a few bracketed/prefix characters (`[rank0]:[E0501 ...`).
   size_t limit = std::min<size_t>(line.size(), 48);
   for (size_t i = 0; i < limit; ++i) {
     char c = line[i];
-    if (i > 0 && std::isalnum(static_cast<unsigned char>(line[i - 1]))) continue;
-    if (is_digit(c) || c == 'I' || c == 'W' || c == 'E' || c == 'F' || std::isupper(static_cast<unsigned char>(c)))
-      if (auto t = timestamp_at(line, i)) return t;
+    if (i > 0 && ascii_alnum(static_cast<unsigned char>(line[i - 1]))) continue;
+    if (is_digit(c) || c == 'I' || c == 'W' || c == 'E' || c == 'F' || ascii_upper(static_cast<unsigned char>(c)))
+      if (auto t = timestamp_at(line, i)) return is_time_field(line, i) ? std::nullopt : t;
   }
   return std::nullopt;
 }

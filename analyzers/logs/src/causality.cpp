@@ -24,8 +24,16 @@ struct Cand {
 
 std::string rank_str(int rank) { return rank >= 0 ? "rank " + std::to_string(rank) : "an unranked process"; }
 
+// The global rank of a local rank on the node whose agent printed its rendezvous result in this
+// source (`global_ranks=[4, 5, 6, 7]`), or -1 when the log does not show the mapping.
+int global_rank_of(const SourceInfo& s, int local) {
+  const auto& g = s.events.global_ranks();
+  return local >= 0 && static_cast<size_t>(local) < g.size() ? g[static_cast<size_t>(local)] : -1;
+}
+
 std::string at(const Diagnoser::State& st, const Cand& c) {
-  return st.inputs[c.source->input].summary.file + ":" + std::to_string(c.hit.line);
+  const InputState& in = st.inputs[c.source->input];
+  return in.summary.file + ":" + std::to_string(shown_line(in, c.hit.line));
 }
 
 double clamp(double v) { return std::max(0.05, std::min(0.99, v)); }
@@ -191,6 +199,12 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     const ExceptionEvent* ex = c.source->events.exception_at(c.hit.line);
     if (ex && ex->cut_off && !identified(*c.source) && !first_collateral.empty()) return true;
     if (has_peers(c.source)) return false;
+    // One stream of several processes that print no rank (`python job.py 2>&1 | tee`): an
+    // exception that ended before another traceback's collateral symptom in the same stream is
+    // a peer's failure that the symptom followed, not this process's own aftermath.
+    if (!identified(*c.source) && fc != first_collateral.end() && ex && !ex->cut_off &&
+        c.source->events.exceptions().size() >= 2)
+      return false;
     return std::none_of(first_collateral.begin(), first_collateral.end(),
                         [&](const auto& kv) { return kv.first != c.source; });
   });
@@ -225,15 +239,33 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
 
   if (all.empty()) return report;
   // Info entries explain messages healthy runs print too (deprecation notices, a skipped fp16
-  // step, a graph break): on their own they are not a failure, so no diagnosis is made.
-  if (std::all_of(all.begin(), all.end(), [](const Cand& c) { return c.entry->severity == core::Severity::Info; }))
+  // step, a graph break): on their own they are not a failure, so no diagnosis is made. Except
+  // the agent's SIGTERMs with one worker left out of the run of pids: the agent signals the
+  // survivors only once a worker has failed, so the gap is a failure (found in rule 4 below).
+  const bool sigterm_gap = std::any_of(st.sources.begin(), st.sources.end(), [](const SourceInfo& s) {
+    return missing_worker_index(s.events.sigterm_pids()) >= 0;
+  });
+  if (!sigterm_gap &&
+      std::all_of(all.begin(), all.end(), [](const Cand& c) { return c.entry->severity == core::Severity::Info; }))
     return report;
   // A run cancelled from outside (Ctrl-C, scancel) is not a failure of the code: unless some rank
   // failed with an error of its own, there is no failure to diagnose.
   const bool serious_initiator =
       std::any_of(initiators.begin(), initiators.end(), [](const Cand* c) { return is_serious(c->entry); });
-  if (!serious_initiator && std::any_of(all.begin(), all.end(), [](const Cand& c) { return is_cancellation(c.entry); }))
-    return report;
+  // But one rank interrupted alone (SIGINT to one worker's pid, a stray Ctrl-C in a debugger)
+  // while another source reports losing a peer: that rank's interrupt ended the job. A scheduler's
+  // `CANCELLED AT` (it captures `job_id`) stops the whole job, never one rank.
+  std::vector<const Cand*> cancels;
+  for (const auto& c : all)
+    if (is_cancellation(c.entry)) cancels.push_back(&c);
+  const Cand* lone_interrupt =
+      !serious_initiator && cancels.size() == 1 && cancels[0]->source->rank >= 0 &&
+              !cancels[0]->hit.captures.contains("job_id") &&
+              std::any_of(first_collateral.begin(), first_collateral.end(),
+                          [&](const auto& kv) { return kv.first != cancels[0]->source; })
+          ? cancels[0]
+          : nullptr;
+  if (!serious_initiator && !cancels.empty() && !lone_interrupt) return report;
 
   // A launcher's summary that names the failed process by its global rank (`failed_rank`):
   // mpirun's "first process to do so", `mpirun noticed that process rank N ... exited on signal`.
@@ -252,7 +284,12 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   std::string hang_start;  // the first link of the chain when a hang was traced to a rank
   // Fatal beats noisy: a warning candidate names the failure only when no rank reported a serious
   // symptom; otherwise the symptoms are traced to their source below and warnings stay secondary.
-  const bool from_initiator = !initiators.empty() && (serious_initiator || first_collateral.empty());
+  if (lone_interrupt) {
+    std::erase(initiators, lone_interrupt);
+    initiators.insert(initiators.begin(), lone_interrupt);
+  }
+  const bool from_initiator =
+      !initiators.empty() && (serious_initiator || first_collateral.empty() || lone_interrupt);
   if (!from_initiator) initiators.clear();
   if (from_initiator) {
     primary = initiators.front();
@@ -382,15 +419,35 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     if (hung < 0) {
       // A peer that names the faulty rank (`Rank 1 failed to pass monitoredBarrier`, `... from
       // rank 0. Please check rank 0 logs for faulty rank.`): the first one named.
-      for (const auto& c : all) {
+      // The named rank may itself name another (`from rank 0. Please check rank 0 logs for
+      // faulty rank`, then rank 0's own `Rank 3 failed to pass monitoredBarrier`): follow the
+      // names to a rank that names nobody.
+      auto named = [](const Cand& c) {  // the rank a message names as faulty, or -1
         const auto& cap = c.hit.captures;
         auto f = cap.find("faulty_rank");
         if (f == cap.end()) f = cap.find("faulty_ranks");
-        if (f == cap.end() || f->second.empty()) continue;
-        hung = std::atoi(f->second.c_str());
-        hang_notes.push_back(rank_str(c.source->rank) + " names rank " + std::to_string(hung) +
-                             " as the rank that did not answer (" + at(st, c) + "): read that rank's log.");
-        hang_start = "rank " + std::to_string(hung) + ": did not reach the barrier its peers waited in";
+        return f == cap.end() || f->second.empty() ? -1 : std::atoi(f->second.c_str());
+      };
+      std::map<int, int> names;  // rank -> the rank its own message names
+      for (const auto& c : all)
+        if (c.source->rank >= 0 && named(c) >= 0) names.try_emplace(c.source->rank, named(c));
+      for (const auto& c : all) {
+        const int first_named = named(c);
+        if (first_named < 0) continue;
+        hung = first_named;
+        for (size_t hops = 0; hops < names.size(); ++hops) {
+          auto next = names.find(hung);
+          if (next == names.end() || next->second == hung) break;
+          hung = next->second;
+        }
+        hang_notes.push_back(rank_str(c.source->rank) + " names rank " + std::to_string(first_named) +
+                             " as the rank that did not answer (" + at(st, c) + ")" +
+                             (hung == first_named ? ": read that rank's log."
+                                                  : "; rank " + std::to_string(first_named) + "'s own error names rank " +
+                                                        std::to_string(hung) + " in turn: read that rank's log."));
+        hang_start = "rank " + std::to_string(hung) + ": fell behind; " +
+                     (c.source->rank >= 0 ? rank_str(c.source->rank) : std::string("its peers")) + " waited for it, as " +
+                     c.entry->id + " reports";
         break;
       }
     }
@@ -464,6 +521,53 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
         hang_start = "rank " + std::to_string(hung) + (timeouts ? ": stopped making progress" : ": stopped without an error") +
                      (last.empty() ? "" : " after `" + last + "`") + "; the other ranks waited for it";
       }
+      // The others timed out waiting, and one rank's only errors are a lost connection after
+      // their timeouts: it was still busy (a stall in its own code) when they gave up and
+      // exited, so it is the one they waited for.
+      if (hung < 0 && timeouts && quiet.empty()) {
+        std::map<int, uint64_t> timed_out, lost_after;  // rank -> order of its first such hit
+        for (const auto& c : all) {
+          if (c.source->rank < 0 || !is_serious(c.entry)) continue;
+          auto& into = c.entry->id.find("timeout") != std::string::npos ? timed_out : lost_after;
+          into.try_emplace(c.source->rank, c.meta.order);
+        }
+        for (const auto& [r, order] : timed_out) lost_after.erase(r);
+        if (!timed_out.empty() && lost_after.size() == 1) {
+          uint64_t first_timeout = UINT64_MAX;
+          for (const auto& [r, order] : timed_out) first_timeout = std::min(first_timeout, order);
+          const auto [late, order] = *lost_after.begin();
+          std::vector<int> waited;
+          for (const auto& [r, o] : timed_out) waited.push_back(r);
+          if (order > first_timeout) {
+            hung = late;
+            hang_notes.push_back("Rank" + std::string(waited.size() > 1 ? "s " : " ") + join_ranks(waited) +
+                                 " timed out waiting; rank " + std::to_string(late) +
+                                 " did not time out: its only error, a lost connection, came after theirs, when they "
+                                 "had given up and exited. It was still busy elsewhere: they waited for it.");
+            hang_start = "rank " + std::to_string(late) + ": did not reach the collective rank" +
+                         (waited.size() > 1 ? "s " : " ") + join_ranks(waited) + " timed out in";
+          }
+        }
+      }
+      // Every rank in the log timed out waiting and one rank number below the highest never
+      // appears: that rank is the one they waited for (ranks run from 0, so this is an inference;
+      // the same rule as for one SeqNum above, for any wait, e.g. a store barrier).
+      if (hung < 0 && timeouts && quiet.empty() && !known.empty()) {
+        std::vector<int> missing;
+        for (int r = 0; r <= *known.rbegin() && missing.size() < 2; ++r)
+          if (!known.count(r)) missing.push_back(r);
+        if (missing.size() == 1) {
+          hung = missing.front();
+          hang_notes.push_back("Rank" + std::string(known.size() > 1 ? "s " : " ") +
+                               join_ranks(std::vector<int>(known.begin(), known.end())) +
+                               " timed out waiting; rank " + std::to_string(hung) +
+                               " never appears in these logs: it is most likely the one they waited for (an inference "
+                               "from the rank numbers; its own output would confirm it).");
+          hang_start = "rank " + std::to_string(hung) + ": did not arrive where rank" +
+                       (known.size() > 1 ? "s " : " ") + join_ranks(std::vector<int>(known.begin(), known.end())) +
+                       " waited for it (absent from the logs)";
+        }
+      }
     }
     if (hung >= 0) {
       d.confidence = 0.6;
@@ -480,7 +584,15 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   }
 
   const std::string& file = st.inputs[primary->source->input].summary.file;
+  const bool interrupted_alone = primary == lone_interrupt;
+  if (interrupted_alone)
+    hang_notes.push_back("Only " + rank_str(primary->source->rank) + " was interrupted (KeyboardInterrupt at " +
+                         at(st, *primary) +
+                         "); the others did not stop on their own but lost it. A signal sent to that one process "
+                         "(kill -INT, a debugger, a Ctrl-C in its own terminal) ended the job: find out who sent it.");
   d.entry = primary->entry;
+  // A lone interrupt is no failure of the code, but the job failed: its peers crashed.
+  d.failed = is_serious(primary->entry) || interrupted_alone;
   if (!initiators.empty() || d.initiating_rank < 0) {
     if (!initiators.empty()) {
       d.initiating_rank = primary->source->rank;
@@ -569,7 +681,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       hang_notes.push_back("The GPU at PCI " + pci->second + " is rank " + std::to_string(d.initiating_rank) +
                            "'s: NCCL initialised its communicator there (busId " + b->bus + ", cudaDev " +
                            std::to_string(b->cuda_dev) + ", " + st.inputs[s->input].summary.file + ":" +
-                           std::to_string(b->line) + ").");
+                           std::to_string(shown_line(st.inputs[s->input], b->line)) + ").");
     }
   }
   // torch.multiprocessing.spawn names the worker: `-- Process N terminated with the following
@@ -586,19 +698,40 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
                            std::to_string(process) + ".");
     }
   }
+  // The error names its own rank where no prefix did (`Parameter indices which did not receive
+  // grad for rank 0`); not where it names another rank beside it (`..., while rank 3 has ...`).
+  if (from_initiator && d.initiating_rank < 0 && primary->source->rank < 0) {
+    // On the primary's line or a later line of the same message (the same entry, a few lines on).
+    for (const auto& c : all) {
+      if (c.source != primary->source || c.entry != primary->entry || c.hit.line < primary->hit.line ||
+          c.hit.line - primary->hit.line > 30)
+        continue;
+      const auto& caps = c.hit.captures;
+      auto r = caps.find("rank");
+      if (r == caps.end() || r->second.empty() || caps.count("other_rank") || caps.count("faulty_rank")) continue;
+      d.initiating_rank = std::atoi(r->second.c_str());
+      hang_notes.push_back("The error names rank " + r->second + " itself (" + at(st, c) +
+                           "); no launcher prefix says which process printed it.");
+      break;
+    }
+  }
   if (d.initiating_rank < 0) {
     for (const auto& c : all) {
       auto lr = c.hit.captures.find("local_rank");
       auto ec = c.hit.captures.find("exitcode");
       if (lr == c.hit.captures.end() || !c.entry->id.starts_with("torchrun-worker")) continue;
       const int local = std::atoi(lr->second.c_str());
+      const int global = global_rank_of(*c.source, local);
       d.initiating_local_rank = local;
-      d.initiating_rank = local;
+      d.initiating_rank = global >= 0 ? global : local;
       const std::string how = ec == c.hit.captures.end() || ec->second.empty()
                                   ? ""
                                   : "exitcode " + ec->second + (ec->second == "-9" ? ", SIGKILL" : "") + ", ";
       hang_notes.push_back("The launcher reported local rank " + lr->second + " as the first worker that failed (" + how +
-                           at(st, c) + "); global rank " + lr->second + " assumes a single-node job.");
+                           at(st, c) + "); " +
+                           (global >= 0 ? "its agent's rendezvous result (`global_ranks=[...]`) makes that global rank " +
+                                              std::to_string(global) + "."
+                                        : "global rank " + lr->second + " assumes a single-node job."));
       break;
     }
   }
@@ -609,12 +742,16 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       const int gap = missing_worker_index(pids);
       if (gap < 0) continue;
       const auto [low, high] = std::minmax_element(pids.begin(), pids.end());
-      d.initiating_rank = gap;
+      const int global = global_rank_of(s, gap);
+      d.initiating_rank = global >= 0 ? global : gap;
+      d.failed = true;  // a worker died, whatever the headline entry's severity
       d.initiating_local_rank = gap;
       hang_notes.push_back("torchrun sent SIGTERM to pids " + std::to_string(*low) + "-" + std::to_string(*high) +
                            " except " + std::to_string(*low + gap) + ": that worker had already failed. Workers "
-                           "start in local-rank order, so it is most likely local rank " + std::to_string(gap) +
-                           " (rank " + std::to_string(gap) + " on a single node); an inference from pids, not a report.");
+                           "start in local-rank order, so it is most likely local rank " + std::to_string(gap) + " (" +
+                           (global >= 0 ? "global rank " + std::to_string(global) + " by the agent's rendezvous result"
+                                        : "rank " + std::to_string(gap) + " on a single node") +
+                           "); an inference from pids, not a report.");
       break;
     }
   if (d.initiating_rank >= 0 && d.initiating_rank == root_rank && report.root_cause) {
@@ -644,7 +781,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   for (const auto& ex : primary->source->events.exceptions()) {
     if (ex.line < primary->hit.line || ex.line > primary->hit.line + 200) continue;
     d.chain.push_back(rank_str(primary->source->rank) + (ex.cut_off ? " printed " : " raised ") + describe(ex) +
-                      " (line " + std::to_string(ex.line) + ")");
+                      " (line " + std::to_string(shown_line(st.inputs[primary->source->input], ex.line)) + ")");
     break;
   }
 

@@ -4,36 +4,14 @@
 #include <cstring>
 
 #include "denpex/logs/normalize.h"
+#include "denpex/logs/paste_repair.h"
 #include "diagnoser_state.h"
+#include "find_literal.h"
 #include "line_cache.h"
 #include "prefilter.h"
 
 namespace denpex::logs {
 namespace {
-
-// Lines that must be walked even when no fingerprint hits them: the markers that move the event
-// tracker out of idle (EventTracker::feed) and the words of looks_like_error (the first error
-// line). Only lines the screen hits are walked, so these keep both exact.
-const char* const kEventMarkers[] = {
-    R"(Traceback \(most recent call last\))",
-    R"(File "[^\n]*", line \d+)",  // the path is printed unescaped: it may hold quotes
-    R"(The above exception was the direct cause)",
-    R"(During handling of the above exception)",
-    R"(terminate called)",
-    R"(what\(\):)",
-    R"(Root Cause(?: \(first observed failure\))?:)",
-    R"(Failures:)",  // unanchored: a launcher prefix may come first
-    R"( busId [0-9a-fA-F]+)",  // NCCL's communicator init: a GPU's bus id and its rank
-    R"([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Failure)\b)",
-    R"(Error|ERROR|error:|Exception|FAILED|Fatal|FATAL|fatal:|Killed|Segmentation fault|Aborted)",
-};
-
-std::string screen_pattern(std::string_view p) {
-  // A leading `^` means "start of the line after the launcher prefix"; the screen sees raw
-  // lines with prefixes, so it drops the anchor (a superset is all a screen needs).
-  if (!p.empty() && p.front() == '^') p.remove_prefix(1);
-  return "(?m:" + std::string(p) + ")";
-}
 
 std::string_view cap(std::string_view s, size_t n) { return s.substr(0, std::min(s.size(), n)); }
 
@@ -45,28 +23,25 @@ Diagnoser::Diagnoser(const Matcher& matcher, DiagnoseOptions options)
       screened_(std::make_unique<LineCache>()),
       error_like_(std::make_unique<LineCache>()),
       state_(std::make_unique<State>(matcher)) {
+  // The matcher's Set answers the screen (Matcher::screen) unless it cannot: then a Set of the
+  // screen patterns is compiled here.
+  if (matcher.has_screen() && !options_.own_screen) {
+    has_screen_ = true;
+    return;
+  }
   RE2::Options o;
   o.set_log_errors(false);
   o.set_max_mem(32 << 20);
   screen_ = std::make_unique<RE2::Set>(o, RE2::UNANCHORED);
   bool ok = true;
-  auto add = [&](std::string_view p) {
-    if (p.empty()) return;
-    screen_patterns_.push_back(screen_pattern(p));
-    if (screen_->Add(screen_patterns_.back(), nullptr) < 0) ok = false;
-  };
-  for (const auto& e : matcher.entries())
-    for (const auto& fp : e.fingerprints) {
-      add(fp.pattern);
-      add(fp.requires_pattern);
-      add(fp.excludes_pattern);
-    }
-  for (const char* m : kEventMarkers) add(m);
+  for (const auto& p : matcher.screen_patterns())
+    if (screen_->Add(p, nullptr) < 0) ok = false;
   // A pattern the screen cannot hold would make it blind to that pattern: walk every line then.
   if (!ok || !screen_->Compile()) {
     screen_.reset();
-    screen_patterns_.clear();
+    return;
   }
+  has_screen_ = true;
 }
 
 Diagnoser::~Diagnoser() = default;
@@ -78,12 +53,19 @@ uint32_t Diagnoser::open(std::string name) {
   in.summary.file = std::move(name);
   in.summary.rank = in.file_attr.rank;
   in.summary.node = in.file_attr.node;
+  // A live callback wants lines as they come: nothing is held back for it.
+  in.holding = options_.repair_pastes_up_to > 0 && !live_;
   state_->inputs.push_back(std::move(in));
   return static_cast<uint32_t>(state_->inputs.size() - 1);
 }
 
 bool Diagnoser::screen(std::string_view text) const {
-  if (!screen_) return true;
+  if (!has_screen_) return true;
+  if (!screen_) {
+    bool failed = false;
+    const bool hit = matcher_.screen(text, &failed);
+    return hit || failed;
+  }
   RE2::Set::ErrorInfo info;
   bool hit = screen_->Match(re2::StringPiece(text.data(), text.size()), nullptr, &info);
   // The DFA can run out of memory on adversarial input: then look at every line.
@@ -105,16 +87,32 @@ bool Diagnoser::error_like(std::string_view body) {
 
 void Diagnoser::feed(uint32_t input, std::string_view bytes) {
   InputState& in = state_->inputs[input];
-  fed_ += bytes.size();
-  if (!prefilter_built_ && screen_ && fed_ >= options_.prefilter_after) {
-    // The bytes at hand are the sample that tells which literal windows this log repeats.
-    prefilter_built_ = true;
-    prefilter_ = LiteralPrefilter::build(screen_patterns_, bytes);
-    screen_patterns_.clear();
-    screen_patterns_.shrink_to_fit();
-  }
   in.summary.bytes += bytes.size();
   if (!in.summary.binary && std::memchr(bytes.data(), '\0', bytes.size()) != nullptr) in.summary.binary = true;
+  if (in.holding) {
+    if (in.held.size() + bytes.size() <= options_.repair_pastes_up_to) {
+      in.held.append(bytes.data(), bytes.size());
+      return;
+    }
+    // Too long for a paste: read as it comes.
+    in.holding = false;
+    std::string held;
+    held.swap(in.held);
+    stream(input, held);
+  }
+  stream(input, bytes);
+}
+
+void Diagnoser::stream(uint32_t input, std::string_view bytes) {
+  InputState& in = state_->inputs[input];
+  fed_ += bytes.size();
+  if (!prefilter_built_ && has_screen_ && fed_ >= options_.prefilter_after) {
+    // The bytes at hand are the sample that tells which literal windows this log repeats.
+    prefilter_built_ = true;
+    prefilter_ = options_.atoms && options_.atoms->fit(matcher_.screen_patterns())
+                     ? LiteralPrefilter::from_atoms(options_.atoms->atoms, bytes)
+                     : LiteralPrefilter::build(matcher_.screen_patterns(), bytes);
+  }
   if (!in.partial.empty()) {
     // Finish the line in progress; beyond kMaxLine its bytes are counted but not kept.
     const char* nl = static_cast<const char*>(std::memchr(bytes.data(), '\n', bytes.size()));
@@ -136,9 +134,44 @@ void Diagnoser::feed(uint32_t input, std::string_view bytes) {
   in.partial.assign(rest.data(), std::min(rest.size(), kMaxLine));
 }
 
+void Diagnoser::feed_last(uint32_t input, std::string_view bytes) {
+  InputState& in = state_->inputs[input];
+  if (!in.holding || !in.held.empty() || bytes.size() > options_.repair_pastes_up_to) {
+    feed(input, bytes);
+    close(input);
+    return;
+  }
+  // The whole input at once: read where it lies, without a held copy.
+  in.summary.bytes += bytes.size();
+  if (!in.summary.binary && std::memchr(bytes.data(), '\0', bytes.size()) != nullptr) in.summary.binary = true;
+  in.holding = false;
+  read_whole(input, bytes);
+  close(input);
+}
+
+void Diagnoser::read_whole(uint32_t input, std::string_view text) {
+  InputState& in = state_->inputs[input];
+  std::optional<RepairedPaste> fixed;
+  if (!in.summary.binary) fixed = repair_paste(text);
+  if (!fixed) return stream(input, text);
+  in.physical = std::move(fixed->physical);
+  in.summary.reshaped = std::move(fixed->what);
+  stream(input, fixed->text);  // ends with '\n': nothing is left partial
+  // Read by repaired lines; counted as the paste's.
+  in.summary.lines = fixed->physical_lines;
+  in.closed = true;
+}
+
 void Diagnoser::close(uint32_t input) {
   InputState& in = state_->inputs[input];
   if (in.closed) return;
+  if (in.holding) {
+    in.holding = false;
+    std::string held;
+    held.swap(in.held);
+    read_whole(input, held);
+    if (in.closed) return;
+  }
   if (!in.partial.empty()) {
     std::string line;
     line.swap(in.partial);
@@ -166,7 +199,7 @@ void Diagnoser::visit_line(uint32_t input, std::string_view chunk, size_t begin,
   // other line is only counted and its rank noted.
   if (state_->busy > 0) return process_line(input, chunk, begin, end - begin);
   std::string_view raw = chunk.substr(begin, std::min(end - begin, kMaxLine));
-  if (likely_hit && !std::memchr(raw.data(), '\x1b', raw.size()) && !std::memchr(raw.data(), '\r', raw.size())) {
+  if (likely_hit && !has_esc_or_cr(raw)) {
     // A walk runs the matcher's Set on the line without its launcher prefix anyway; where that
     // finds a pattern whose match holds inside any longer text, the screen would hit the whole
     // line too and need not run. Worth it where most lines hit: lines the prefilter picked.
@@ -275,6 +308,11 @@ void Diagnoser::update_tail(uint32_t input, std::string_view chunk) {
 
 uint32_t Diagnoser::note_rank(uint32_t input, int rank) {
   State& st = *state_;
+  // Every walked line asks: the usual ranks are answered from a vector, the map is for the rest.
+  constexpr int kFastRanks = 4096;
+  auto& fast = st.inputs[input].source_by_rank;
+  if (rank >= -1 && rank < kFastRanks && static_cast<size_t>(rank + 1) < fast.size() && fast[static_cast<size_t>(rank + 1)] != 0)
+    return fast[static_cast<size_t>(rank + 1)] - 1;
   // Garbage that looks like rank prefixes must not grow the source table without bound.
   constexpr size_t kMaxSources = 8192;
   if (st.sources.size() >= kMaxSources && !st.source_of.count({input, rank})) rank = -1;
@@ -285,6 +323,10 @@ uint32_t Diagnoser::note_rank(uint32_t input, int rank) {
     s.rank = rank < -1 ? -1 : rank;
     s.node = rank < -1 ? st.prefix_nodes[static_cast<size_t>(-2 - rank)] : st.inputs[input].file_attr.node;
     st.sources.push_back(std::move(s));
+  }
+  if (rank >= -1 && rank < kFastRanks) {
+    if (static_cast<size_t>(rank + 1) >= fast.size()) fast.resize(static_cast<size_t>(rank + 2), 0);
+    fast[static_cast<size_t>(rank + 1)] = it->second + 1;
   }
   return it->second;
 }
@@ -306,6 +348,93 @@ int Diagnoser::source_key(uint32_t input, const Attribution& a) {
   return -2 - it->second;
 }
 
+namespace {
+// The k-th line (1: the one just before) before the line at `offset` of `chunk`, reaching back
+// into the input's tail; empty when there is none.
+std::string_view line_before(std::string_view chunk, size_t offset, std::string_view tail, int k) {
+  size_t end = offset;
+  std::string_view text = chunk;
+  for (int n = 1;; ++n) {
+    if (end == 0) {
+      if (text.data() == tail.data()) return {};
+      text = tail;
+      end = tail.size();
+      while (end > 0 && text[end - 1] == '\n') --end;
+      if (end == 0) return {};
+      ++end;  // as if a newline followed
+    }
+    const char* nl = end >= 2 ? static_cast<const char*>(memrchr(text.data(), '\n', end - 1)) : nullptr;
+    const size_t start = nl ? static_cast<size_t>(nl - text.data()) + 1 : 0;
+    if (n == k) return text.substr(start, end - 1 - start);
+    end = start;
+  }
+}
+}  // namespace
+
+// A log record about a failure: its level (ERROR, CRITICAL, FATAL) or words that say one. A
+// WARNING that names an interrupt counts: `logger.warning("interrupted ... (KeyboardInterrupt)",
+// exc_info=True)` is how training loops log a Ctrl-C before the traceback.
+static bool looks_like_error_record(std::string_view line) {
+  std::string head(line.substr(0, 240));
+  for (char& c : head) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (std::string_view w : {"error", "critical", "fatal", "exception", "failed", "crash", "interrupt"})
+    if (head.find(w) != std::string::npos) return true;
+  return false;
+}
+
+// A line a logger wrote, never an exception line: it opens with a date or clock
+// (`2026-12-02 13:19:55,714 INFO`, `[2026-...`, `13:19:55`), a glog head (`I1202 13:19:55.7`) or
+// Python's default `LEVEL:name:` format. An exception line opens with its class name.
+static bool is_log_record(std::string_view line) {
+  const auto digit = [&](size_t i) { return i < line.size() && line[i] >= '0' && line[i] <= '9'; };
+  if (digit(0) || (line.starts_with('[') && digit(1))) return true;
+  if (!line.empty() && std::string_view("IWEF").find(line[0]) != std::string_view::npos && digit(1) && digit(2) &&
+      digit(3) && digit(4) && line.size() > 5 && line[5] == ' ')
+    return true;
+  for (std::string_view level : {"DEBUG:", "INFO:", "WARNING:", "ERROR:", "CRITICAL:"})
+    if (line.starts_with(level)) return true;
+  return false;
+}
+
+int Diagnoser::logged_traceback(InputState& in, std::string_view chunk, size_t offset, uint64_t lineno,
+                                std::string_view line, std::string_view body) {
+  constexpr uint64_t kMaxTraceback = 400;  // lines a traceback may span before its exception
+  if (body.starts_with("Traceback (most recent call last)")) {
+    // Only an error record: logging.exception() writes its message and the traceback in one
+    // write, so they stay together in a shared stream; a bare traceback (sys.excepthook) may
+    // follow any other process's line.
+    in.traceback_rank = -1;
+    for (int k = 1; k <= 2 && in.traceback_rank < 0; ++k) {
+      std::string_view prev = line_before(chunk, offset, in.tail, k);
+      if (prev.empty()) break;
+      if (looks_like_error_record(prev)) in.traceback_rank = logged_rank(prev);
+    }
+    // `During handling of the above exception ...`: the chained traceback is the same process's.
+    if (in.traceback_rank < 0 && in.chained && lineno - in.ended_line <= 4) in.traceback_rank = in.ended_rank;
+    in.chained = false;
+    in.traceback_until = lineno + kMaxTraceback;
+    return in.traceback_rank;
+  }
+  if ((body.starts_with("During handling of the above exception") || body.starts_with("The above exception was")) &&
+      in.ended_rank >= 0 && lineno - in.ended_line <= 2) {
+    in.chained = true;
+    return in.ended_rank;
+  }
+  if (in.traceback_rank < 0) return -1;
+  if (lineno > in.traceback_until) return in.traceback_rank = -1;
+  const int rank = in.traceback_rank;
+  // Another process's log record may land between the frames of a shared stream (it writes its
+  // lines while this one writes its traceback): it is not the exception and not this rank's.
+  if (is_log_record(line)) return -1;
+  // Frames and their source lines are indented; the first line that is not is the exception.
+  if (!body.empty() && body[0] != ' ' && body[0] != '\t') {
+    in.ended_rank = rank;
+    in.ended_line = lineno;
+    in.traceback_rank = -1;
+  }
+  return rank;
+}
+
 void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offset, size_t length,
                              const Attribution* known, const std::vector<int>* ids) {
   State& st = *state_;
@@ -315,7 +444,7 @@ void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offs
   catch_up_clock(input, chunk, offset);
   std::string_view raw = cap(chunk.substr(offset, length), kMaxLine);
   std::string_view norm;
-  if (!known && (std::memchr(raw.data(), '\x1b', raw.size()) || std::memchr(raw.data(), '\r', raw.size()))) {
+  if (!known && has_esc_or_cr(raw)) {
     normalize_line(raw, st.norm);
     norm = st.norm;
   } else {
@@ -325,7 +454,16 @@ void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offs
   // body, given only when the line needs no normalizing (then norm == raw).
   const Attribution a = known ? *known : attribute_line(norm);
   std::string_view body = norm.substr(a.strip);
-  const uint32_t source = note_rank(input, source_key(input, a));
+  // `tail -n +1 rank_*.log` / `head` of several files: `==> rank_3.log <==` heads the lines of
+  // that file, attributed by its name as if it had been given apart.
+  if (a.strip == 0 && body.starts_with("==> ") && body.ends_with(" <==") && body.size() > 8) {
+    const std::string_view name = body.substr(4, body.size() - 8);
+    in.file_attr = attribute_file(name);
+    in.kernel = is_kernel_log_name(name);
+  }
+  int key = source_key(input, a);
+  if (key == -1) key = logged_traceback(in, chunk, offset, lineno, norm, body);
+  const uint32_t source = note_rank(input, key);
   SourceInfo& src = st.sources[source];
   const int rank = src.rank;
   if (src.local_rank < 0 && a.local_rank >= 0) src.local_rank = a.local_rank;
@@ -394,7 +532,7 @@ void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offs
       const auto& fp = e.fingerprints[h.fingerprint];
       if (!fp.requires_pattern.empty() || !fp.excludes_pattern.empty()) continue;
       live_fired_ = true;
-      live_(LiveFault{&e, in.summary.file, lineno, rank, h.text});
+      live_(LiveFault{&e, in.summary.file, shown_line(in, lineno), rank, h.text});
       break;
     }
   }
@@ -406,7 +544,42 @@ Report Diagnoser::finish() {
   for (auto& s : st.sources) s.events.finish();
   std::vector<Hit> hits = st.scanner.finish();
   add_cut_off_tracebacks(hits);
-  return build_report(matcher_, st, std::move(hits));
+  Report report = build_report(matcher_, st, std::move(hits));
+  show_paste_lines(report);
+  return report;
+}
+
+void Diagnoser::show_paste_lines(Report& report) const {
+  // Lines are counted as read while diagnosing, so that every line of a repaired paste has a
+  // number of its own; the report gives the paste's numbers, which the reader can look up.
+  const State& st = *state_;
+  auto input_of = [&](const std::string& file) -> const InputState* {
+    for (const auto& in : st.inputs)
+      if (in.summary.file == file && !in.physical.empty()) return &in;
+    return nullptr;
+  };
+  auto show = [&](Location& where) {
+    if (const InputState* in = input_of(where.file)) where.line = shown_line(*in, where.line);
+  };
+  auto show_frames = [&](const std::string& file, std::vector<StackFrame>& frames) {
+    if (const InputState* in = input_of(file))
+      for (auto& f : frames) f.log_line = shown_line(*in, f.log_line);
+  };
+  for (auto& d : report.diagnoses) {
+    if (const InputState* in = input_of(d.first_error.file)) d.context_first_line = shown_line(*in, d.context_first_line);
+    show_frames(d.first_error.file, d.traceback);
+    show(d.first_error);
+    for (auto& c : d.collateral) show(c.where);
+    for (auto& h : d.hypotheses) show(h.where);
+  }
+  if (report.first_error_line) show(report.first_error_line->where);
+  if (report.final_exception) {
+    show_frames(report.final_exception->where.file, report.final_exception->event.stack);
+    if (const InputState* in = input_of(report.final_exception->where.file))
+      report.final_exception->event.line = shown_line(*in, report.final_exception->event.line);
+    show(report.final_exception->where);
+  }
+  if (report.root_cause) show(report.root_cause->where);
 }
 
 void Diagnoser::add_cut_off_tracebacks(std::vector<Hit>& hits) {

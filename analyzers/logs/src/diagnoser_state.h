@@ -27,13 +27,26 @@ struct InputState {
   Attribution file_attr;
   bool kernel = false;
   std::string partial;  // the line in progress, capped at kMaxLine
+  bool holding = false;  // still holding the input back as a possible paste (DiagnoseOptions)
+  std::string held;
+  // For a repaired paste: the paste's line number of each line read (1-based, by line read).
+  std::vector<uint64_t> physical;
   std::string tail;     // the last `context` lines, for context snapshots
   std::optional<double> last_time;
   size_t clock_from = 0;         // where in the current chunk the clock lookback stopped
   bool clock_tail_read = false;  // whether it reached back into `tail` for this chunk
   std::vector<bool> ranks_seen;  // ranks noted from screened-out chunks: skips the map lookup
+  std::vector<uint32_t> source_by_rank;  // note_rank's answers by rank + 1 (source + 1; 0: not yet)
   // Skipped lines read for a node and local rank so far, by launcher rank + 1 (0: no prefix).
   std::vector<uint8_t> attribution_tries;
+  // An unranked traceback whose rank a logger line just above it named (Diagnoser::logged_traceback):
+  // its rank until its exception line, and the rank of the last one that ended, for a chained
+  // `During handling ...` traceback after it.
+  int traceback_rank = -1;
+  uint64_t traceback_until = 0;
+  int ended_rank = -1;
+  uint64_t ended_line = 0;
+  bool chained = false;
   bool closed = false;
 };
 
@@ -69,6 +82,12 @@ struct Diagnoser::State {
 
   explicit State(const Matcher& m) : scanner(m) {}
 };
+
+// The line number a reader of the input sees for the n-th line read (1-based).
+inline uint64_t shown_line(const InputState& in, uint64_t n) {
+  if (in.physical.empty() || n == 0) return n;
+  return in.physical[std::min<uint64_t>(n, in.physical.size()) - 1];
+}
 
 // A clock is read only from a line holding `D:DD:D` (hours, two-digit minutes, seconds) whose
 // first colon lies within its first 72 bytes, where every stamp parse_timestamp knows puts it:

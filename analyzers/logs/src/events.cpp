@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <utility>
+
+#include "find_literal.h"
 
 namespace denpex::logs {
 namespace {
@@ -87,7 +90,7 @@ bool looks_like_error(std::string_view text) {
   for (std::string_view key : {"Error", "ERROR", "error:", "Exception", "Traceback (most recent call last)",
                                "FAILED", "Fatal", "FATAL", "fatal:", "Killed", "Segmentation fault",
                                "terminate called", "Aborted"})
-    if (text.find(key) != std::string_view::npos) return true;
+    if (find_literal(text, key) != std::string_view::npos) return true;
   return false;
 }
 
@@ -178,10 +181,13 @@ void EventTracker::table_field(std::string_view key, std::string_view value) {
 // `Root Cause (first observed failure):`, in 1.9 a line `Root Cause:` (then `[0]:` and fields
 // `time: ...`, `rank: 0 (local_rank: 0)`, `exitcode: ...`, `msg: "..."`, then `Other Failures:`).
 static std::pair<size_t, size_t> root_cause_heading(std::string_view text) {
-  if (size_t rc = text.find("Root Cause (first observed failure):"); rc != std::string_view::npos) return {rc, 36};
+  // Each heading below starts with `Root Cause`: a line without it (nearly every line) has none.
+  const size_t any = find_literal(text, "Root Cause");
+  if (any == std::string_view::npos) return {std::string_view::npos, 0};
+  if (size_t rc = find_literal(text, "Root Cause (first observed failure):", any); rc != std::string_view::npos) return {rc, 36};
   // Copied from a rendered page, the colon may come loose: `Root Cause (first observed failure) :`.
-  if (size_t rc = text.find("Root Cause (first observed failure) :"); rc != std::string_view::npos) return {rc, 37};
-  size_t rc = text.find("Root Cause:");
+  if (size_t rc = find_literal(text, "Root Cause (first observed failure) :", any); rc != std::string_view::npos) return {rc, 37};
+  size_t rc = find_literal(text, "Root Cause:", any);
   if (rc == std::string_view::npos) return {std::string_view::npos, 0};
   std::string_view after = trim(text.substr(rc + 11));
   if (!trim(text.substr(0, rc)).empty() && !after.starts_with("[")) return {std::string_view::npos, 0};
@@ -211,9 +217,10 @@ static int int_after(std::string_view text, std::string_view key) {
 }
 
 static std::optional<BusRank> parse_bus_rank(uint64_t line, std::string_view text) {
-  size_t bus = text.find(" busId ");
-  size_t info = text.find(" NCCL INFO ");
-  if (bus == std::string_view::npos || info == std::string_view::npos || info > bus) return std::nullopt;
+  size_t bus = find_literal(text, " busId ");
+  if (bus == std::string_view::npos) return std::nullopt;
+  size_t info = find_literal(text, " NCCL INFO ");
+  if (info == std::string_view::npos || info > bus) return std::nullopt;
   BusRank b;
   b.line = line;
   std::string_view after = text.substr(info);
@@ -240,17 +247,21 @@ int EventTracker::spawn_process_at(uint64_t line) const {
 
 void EventTracker::feed(uint64_t line, std::string_view text) {
   // torch/multiprocessing/spawn.py, ProcessContext.join (every release from 1.x).
+  // A paste may end inside the marker (`-- Process 1 terminated with th`): it still names the
+  // process.
   if (std::string_view t = trim(text); t.starts_with("-- Process ") && spawn_marks_.size() < kMaxEvents) {
-    if (t.find(" terminated with the following error") != std::string_view::npos) {
-      int p = leading_int(t.substr(11));
-      if (p >= 0) spawn_marks_.emplace_back(line, p);
-    }
+    constexpr std::string_view kRest = " terminated with the following error:";
+    std::string_view rest = t.substr(11);
+    const int p = leading_int(rest);
+    while (!rest.empty() && std::isdigit(static_cast<unsigned char>(rest.front()))) rest.remove_prefix(1);
+    const bool marker = rest.starts_with(kRest.substr(0, std::min(rest.size(), kRest.size()))) && rest.size() >= 11;
+    if (p >= 0 && marker) spawn_marks_.emplace_back(line, p);
   }
   // The agent's `Sending process N closing signal SIGTERM` (recent torch: `the closing signal`),
   // behind a logger prefix: only the head of a line is searched, since every walked line passes
   // here. `closing signal SIGKILL` repeats the pids of workers that outlived the grace period;
   // pastes often cut the line after `closing`.
-  if (size_t p = text.substr(0, kSigtermHead).find("Sending process ");
+  if (size_t p = find_literal(text.substr(0, kSigtermHead), "Sending process ");
       p != std::string_view::npos && sigterm_pids_.size() < kMaxEvents) {
     std::string_view rest = text.substr(p + 16);
     size_t digits = 0;
@@ -259,6 +270,18 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
     if (after.starts_with(" the ")) after.remove_prefix(4);
     if (digits > 0 && after.starts_with(" closing") && after.find("SIGKILL") == std::string_view::npos)
       sigterm_pids_.push_back(std::stol(std::string(rest.substr(0, digits))));
+  }
+  // torch/distributed/elastic/agent/server/api.py, `Rendezvous complete for workers. Result:`.
+  if (std::string_view t = trim(text); t.starts_with("global_ranks=[")) {
+    global_ranks_.clear();
+    for (size_t i = 14; i < t.size() && t[i] != ']' && global_ranks_.size() < kMaxEvents;) {
+      while (i < t.size() && (t[i] == ' ' || t[i] == ',')) ++i;
+      int r = leading_int(t.substr(i));
+      if (r < 0) break;
+      global_ranks_.push_back(r);
+      while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i;
+    }
+    return;
   }
   if (bus_ranks_.size() < kMaxEvents)
     if (auto b = parse_bus_rank(line, text)) {
@@ -382,7 +405,7 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
     pending_chain_ = "during-handling";
     return;
   }
-  if (size_t p = text.find("terminate called after throwing an instance of '"); p != std::string_view::npos) {
+  if (size_t p = find_literal(text, "terminate called after throwing an instance of '"); p != std::string_view::npos) {
     std::string_view rest = text.substr(p + 48);
     terminate_type_ = std::string(rest.substr(0, std::min(rest.find('\''), size_t{200})));
     terminate_line_ = line;
@@ -414,9 +437,19 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
       frame->log_line = line;
       if (stack_.size() == kStackHead + kStackTail) stack_.erase(stack_.begin() + kStackHead);
       stack_.push_back(std::move(*frame));
+      after_frame_ = true;
       return;
     }
+    const bool source_expected = std::exchange(after_frame_, false);
     if (text.starts_with(" ") || text.starts_with("\t") || text.empty()) return;  // source lines, carets
+    // A frame line a paste cut short (`File "/workspace/trai`): still inside the traceback.
+    if (text.starts_with("File \"")) {
+      last_frame_ = std::string(text.substr(0, 300));
+      return;
+    }
+    // A collector that trims lines leaves a frame's source line unindented: right after a frame,
+    // a line that is not an exception is that source line.
+    if (source_expected && !split_exception_line(text)) return;
     state_ = State::Idle;
     exception_line(line, text);
     return;

@@ -51,12 +51,27 @@ bool eat(std::string_view s, size_t& i, std::string_view lit) {
 std::optional<RankPrefix> rank_prefix(std::string_view line) {
   size_t i = 0;
   int rank = 0;
-  if (eat(line, i, "[rank") || eat(line, i, "[default")) {
+  if (eat(line, i, "[rank")) {
     if (digits(line, i, rank) && eat(line, i, "]:")) {
       if (i < line.size() && line[i] == ' ') ++i;
       return RankPrefix{rank, i};
     }
     return std::nullopt;
+  }
+  if (eat(line, i, "[default")) {
+    // torchrun's `--tee` prefix names the local rank; the `[rankN]:` torch prints behind it
+    // (its excepthook, c10d's logger) names the global one.
+    if (!digits(line, i, rank) || !eat(line, i, "]:")) return std::nullopt;
+    const size_t after = i;
+    int global = 0;
+    if (i < line.size() && line[i] == ' ') ++i;
+    if (eat(line, i, "[rank") && digits(line, i, global) && eat(line, i, "]:")) {
+      if (i < line.size() && line[i] == ' ') ++i;
+      return RankPrefix{global, i, rank};
+    }
+    i = after;
+    if (i < line.size() && line[i] == ' ') ++i;
+    return RankPrefix{rank, i, rank};
   }
   i = 0;
   int job = 0;

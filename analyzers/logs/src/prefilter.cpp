@@ -61,12 +61,24 @@ std::string_view ascii_core(std::string_view atom) {
 // match them where an atom has an ASCII letter: U+017F LATIN SMALL LETTER LONG S (s) and
 // U+212A KELVIN SIGN (k). These are the only two (checked against RE2 over all code points).
 bool has_ascii_folding_rune(const char* p, size_t n) {
+  // One pass for the lead bytes of both (0xC5, 0xE2); text without either holds neither rune.
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i c5 = _mm_set1_epi8(static_cast<char>(0xC5)), e2 = _mm_set1_epi8(static_cast<char>(0xE2));
+  for (; i + 16 <= n; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    if (_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, c5), _mm_cmpeq_epi8(v, e2))) != 0) break;
+  }
+#endif
+  for (; i < n; ++i)
+    if (static_cast<unsigned char>(p[i]) == 0xC5 || static_cast<unsigned char>(p[i]) == 0xE2) break;
+  if (i == n) return false;
   const char* end = p + n;
-  for (const char* q = p; (q = static_cast<const char*>(std::memchr(q, 0xC5, static_cast<size_t>(end - q))));) {
+  for (const char* q = p + i; (q = static_cast<const char*>(std::memchr(q, 0xC5, static_cast<size_t>(end - q))));) {
     if (q + 1 < end && static_cast<unsigned char>(q[1]) == 0xBF) return true;
     ++q;
   }
-  for (const char* q = p; (q = static_cast<const char*>(std::memchr(q, 0xE2, static_cast<size_t>(end - q))));) {
+  for (const char* q = p + i; (q = static_cast<const char*>(std::memchr(q, 0xE2, static_cast<size_t>(end - q))));) {
     if (q + 2 < end && static_cast<unsigned char>(q[1]) == 0x84 && static_cast<unsigned char>(q[2]) == 0xAA) return true;
     ++q;
   }
@@ -144,19 +156,25 @@ __attribute__((target("avx2"))) size_t probe4_avx2(const char* p, size_t last, c
 
 std::unique_ptr<LiteralPrefilter> LiteralPrefilter::build(const std::vector<std::string>& patterns,
                                                            std::string_view sample) {
-  if (patterns.empty()) return nullptr;
+  auto atoms = atoms_for(patterns);
+  return atoms ? from_atoms(*atoms, sample) : nullptr;
+}
+
+std::optional<std::vector<std::string>> LiteralPrefilter::atoms_for(const std::vector<std::string>& patterns,
+                                                                    std::vector<std::string>* whole_cut) {
+  if (patterns.empty()) return std::nullopt;
   re2::FilteredRE2 filter(static_cast<int>(kWindow));
   RE2::Options options;
   options.set_log_errors(false);
   for (const auto& p : patterns) {
     int id = 0;
-    if (filter.Add(p, options, &id) != RE2::NoError) return nullptr;
+    if (filter.Add(p, options, &id) != RE2::NoError) return std::nullopt;
   }
   std::vector<std::string> atoms;
   filter.Compile(&atoms);
   std::vector<int> passed;
   filter.AllPotentials({}, &passed);
-  if (!passed.empty()) return nullptr;  // some pattern has no usable literal
+  if (!passed.empty()) return std::nullopt;  // some pattern has no usable literal
 
   // The cut: assume atoms present, shortest (most common) first, while no pattern passes.
   std::vector<int> order(atoms.size());
@@ -178,25 +196,82 @@ std::unique_ptr<LiteralPrefilter> LiteralPrefilter::build(const std::vector<std:
   for (size_t i = 0; i < atoms.size(); ++i) {
     if (assumed[i]) continue;
     std::string_view core = ascii_core(atoms[i]);
-    if (core.size() < kWindow) return nullptr;
+    if (core.size() < kWindow) return std::nullopt;
     cut.emplace_back(core);
   }
-  if (cut.empty()) return nullptr;
+  if (cut.empty()) return std::nullopt;
   // An atom containing another cut atom adds nothing: wherever it occurs, so does the shorter.
   std::sort(cut.begin(), cut.end(), [](const std::string& a, const std::string& b) {
     return a.size() != b.size() ? a.size() < b.size() : a < b;
   });
   cut.erase(std::unique(cut.begin(), cut.end()), cut.end());
-  auto out = std::unique_ptr<LiteralPrefilter>(new LiteralPrefilter());
+  if (whole_cut) *whole_cut = cut;
+  std::vector<std::string> kept;
   for (auto& a : cut) {
     bool redundant = false;
-    for (const auto& kept : out->atoms_)
-      if (a.find(kept) != std::string::npos) {
+    for (const auto& k : kept)
+      if (a.find(k) != std::string::npos) {
         redundant = true;
         break;
       }
-    if (!redundant) out->atoms_.push_back(std::move(a));
+    if (!redundant) kept.push_back(std::move(a));
   }
+  return kept;
+}
+
+std::vector<std::vector<uint16_t>> LiteralPrefilter::routes_for(const std::vector<std::string>& patterns,
+                                                               const std::vector<std::string>& atoms) {
+  if (atoms.size() > UINT16_MAX) return {};  // no routes: they fit no matcher
+  std::vector<std::vector<uint16_t>> routes(patterns.size());
+  RE2::Options options;
+  options.set_log_errors(false);
+  for (size_t p = 0; p < patterns.size(); ++p) {
+    re2::FilteredRE2 alone(static_cast<int>(kWindow));
+    int id = 0;
+    std::vector<std::string> literals;
+    std::vector<int> passed;
+    if (alone.Add(patterns[p], options, &id) == RE2::NoError) {
+      alone.Compile(&literals);
+      alone.AllPotentials({}, &passed);
+    }
+    auto& route = routes[p];
+    if (!passed.empty() || literals.empty()) {
+      // A pattern FilteredRE2 cannot bound (none here: atoms_for would have failed) routes
+      // from every atom, which any line that can match some pattern holds.
+      for (size_t a = 0; a < atoms.size(); ++a) route.push_back(static_cast<uint16_t>(a));
+      continue;
+    }
+    // A text holding a literal holds every atom inside it: one of them is enough, and the
+    // longest is the one that sends the fewest other lines this pattern's way.
+    for (const auto& l : literals) {
+      const std::string_view core = ascii_core(l);
+      int best = -1;
+      for (size_t a = 0; a < atoms.size(); ++a)
+        if ((best < 0 || atoms[a].size() > atoms[static_cast<size_t>(best)].size()) &&
+            core.find(atoms[a]) != std::string_view::npos)
+          best = static_cast<int>(a);
+      if (best >= 0) route.push_back(static_cast<uint16_t>(best));
+    }
+    std::sort(route.begin(), route.end());
+    route.erase(std::unique(route.begin(), route.end()), route.end());
+  }
+  return routes;
+}
+
+std::unique_ptr<LiteralPrefilter> LiteralPrefilter::from_atoms(const std::vector<std::string>& atoms,
+                                                                std::string_view sample) {
+  if (atoms.empty()) return nullptr;
+  for (size_t i = 0; i < atoms.size(); ++i)
+    if (atoms[i].size() < kWindow || (i > 0 && atoms[i].size() < atoms[i - 1].size())) return nullptr;
+  auto out = std::unique_ptr<LiteralPrefilter>(new LiteralPrefilter());
+  out->atoms_ = atoms;
+  for (size_t a = 0; a < atoms.size(); ++a) out->atom_index_.emplace(atoms[a], static_cast<uint32_t>(a));
+  // A window histogram of the first 256 KiB says well enough which windows the log repeats
+  // ("NCCL INFO", "[rank"); more costs time on short inputs and changes nothing else. Below
+  // 64 KiB the input is too short for the choice to matter, and the histogram's 512 KiB of
+  // counters would cost more than it saves.
+  if (sample.size() < (64 << 10)) sample = {};
+  sample = sample.substr(0, std::min<size_t>(sample.size(), 256 << 10));
   size_t shortest = out->atoms_.front().size();
   size_t short_count = 0;
   for (const auto& a : out->atoms_) short_count += a.size() < kWindow + kShortStride - 1 ? 1 : 0;
@@ -238,6 +313,12 @@ std::unique_ptr<LiteralPrefilter> LiteralPrefilter::build(const std::vector<std:
   }
   std::sort(out->slots_.begin(), out->slots_.end(),
             [](const Slot& x, const Slot& y) { return x.hash != y.hash ? x.hash < y.hash : x.atom < y.atom; });
+  // bucket_[b]: the first slot whose hash >> kBucketShift is b or more.
+  out->bucket_.assign((size_t(1) << (kBits - kBucketShift)) + 1, 0);
+  for (size_t b = 0, k = 0; b < out->bucket_.size(); ++b) {
+    while (k < out->slots_.size() && (out->slots_[k].hash >> kBucketShift) < b) ++k;
+    out->bucket_[b] = static_cast<uint32_t>(k);
+  }
   return out;
 }
 
@@ -245,7 +326,9 @@ void LiteralPrefilter::verify(const char* text, size_t n, size_t at, uint32_t ha
                               std::vector<std::pair<uint32_t, uint32_t>>* hits) const {
   const uint32_t h2 = window_hash2<kBits>(load32(text + at));
   if (((bits2_[h2 >> 6] >> (h2 & 63)) & 1) == 0) return;
-  auto it = std::lower_bound(slots_.begin(), slots_.end(), hash, [](const Slot& s, uint32_t h) { return s.hash < h; });
+  // The slots of hash's bucket start at bucket_[hash >> kBucketShift]; sorted by hash within.
+  auto it = slots_.begin() + bucket_[hash >> kBucketShift];
+  while (it != slots_.end() && it->hash < hash) ++it;
   for (; it != slots_.end() && it->hash == hash; ++it) {
     if (at < it->offset) continue;
     const size_t start = at - it->offset;
@@ -350,6 +433,22 @@ bool LiteralPrefilter::find(std::string_view text, std::vector<std::pair<uint32_
   }
   // Atoms are probed at different offsets, short ones apart: occurrences come out of order.
   std::sort(hits->begin() + static_cast<std::ptrdiff_t>(first_hit), hits->end());
+  return true;
+}
+
+bool LiteralPrefilter::find_atoms(std::string_view text, std::vector<std::pair<uint32_t, uint32_t>>* scratch,
+                                  std::vector<uint32_t>* atoms) const {
+  scratch->clear();
+  atoms->clear();
+  if (!find(text, scratch)) return false;
+  std::string folded;
+  for (const auto& [begin, end] : *scratch) {
+    folded.assign(text.data() + begin, end - begin);
+    for (char& c : folded) c = static_cast<char>(lower(static_cast<unsigned char>(c)));
+    if (auto it = atom_index_.find(folded); it != atom_index_.end()) atoms->push_back(it->second);
+  }
+  std::sort(atoms->begin(), atoms->end());
+  atoms->erase(std::unique(atoms->begin(), atoms->end()), atoms->end());
   return true;
 }
 

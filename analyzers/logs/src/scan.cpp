@@ -37,7 +37,7 @@ void Scanner::feed(uint32_t source, uint64_t line, std::string_view text, const 
     const Matcher::Fp* fp = matcher_.fingerprint(id);
     if (fp == nullptr) {
       // requires/excludes helper: remember where it hit. Consecutive duplicates carry no news.
-      auto& lines = helper_lines_[Key{id, source}];
+      auto& lines = helper_lines_[(uint64_t(uint32_t(id)) << 32) | source];
       if (lines.empty() || lines.back() != line) lines.push_back(line);
       continue;
     }
@@ -47,10 +47,9 @@ void Scanner::feed(uint32_t source, uint64_t line, std::string_view text, const 
                             fp->requires_id < 0 && fp->excludes_id < 0 && !fp->when;
     const uint64_t first_key = (uint64_t(uint32_t(id)) << 32) | source;
     if (summarised) {
-      if (auto it = first_.find(first_key); it != first_.end()) {
-        Hit& first = candidates_[it->second].second;
-        ++first.repeats;
-        first.last_line = line;
+      if (Summary* first = first_.find(first_key)) {
+        ++first->repeats;
+        first->last_line = line;
         continue;
       }
     }
@@ -74,21 +73,26 @@ void Scanner::feed(uint32_t source, uint64_t line, std::string_view text, const 
     }
     hit.text = std::string(text.substr(0, kMaxHitText));
     ++kept;
-    if (summarised) first_.emplace(first_key, candidates_.size());
+    if (summarised) first_[first_key].candidate = candidates_.size();
     candidates_.push_back({fp, std::move(hit)});
   }
 }
 
 bool Scanner::near(int pattern, uint32_t source, uint64_t line, int window) const {
-  auto it = helper_lines_.find(Key{pattern, source});
-  if (it == helper_lines_.end()) return false;
-  const auto& lines = it->second;
+  const std::vector<uint64_t>* found = helper_lines_.find((uint64_t(uint32_t(pattern)) << 32) | source);
+  if (found == nullptr) return false;
+  const auto& lines = *found;
   uint64_t lo = line > uint64_t(window) ? line - uint64_t(window) : 0;
   auto pos = std::lower_bound(lines.begin(), lines.end(), lo);
   return pos != lines.end() && *pos <= line + uint64_t(window);
 }
 
 std::vector<Hit> Scanner::finish() {
+  first_.for_each([&](uint64_t, Summary& s) {
+    Hit& first = candidates_[s.candidate].second;
+    first.repeats = s.repeats;
+    first.last_line = s.last_line;
+  });
   std::vector<Hit> out;
   for (auto& [fp, hit] : candidates_) {
     const auto& def = matcher_.entries()[hit.entry].fingerprints[hit.fingerprint];

@@ -5,6 +5,7 @@
 #include "denpex/logs/diagnoser.h"
 #include "denpex/logs/normalize.h"
 #include "diagnoser_state.h"
+#include "find_literal.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -53,7 +54,7 @@ size_t last_clock_shape(const char* p, size_t n) {
 std::optional<double> Diagnoser::line_clock(std::string_view raw) {
   // Read as a walk reads it: what the terminal showed (ESC sequences and `\r` rewrites folded).
   std::string_view text = cap(raw, kMaxLine);
-  if (std::memchr(text.data(), '\x1b', text.size()) || std::memchr(text.data(), '\r', text.size())) {
+  if (has_esc_or_cr(text)) {
     normalize_line(text, state_->clock_norm);
     text = state_->clock_norm;
   }
@@ -176,7 +177,7 @@ void Diagnoser::attribute_skipped(uint32_t input, std::string_view raw) {
   State& st = *state_;
   raw = cap(raw, kMaxLine);
   std::string_view norm = raw;
-  if (std::memchr(raw.data(), '\x1b', raw.size()) || std::memchr(raw.data(), '\r', raw.size())) {
+  if (has_esc_or_cr(raw)) {
     normalize_line(raw, st.norm);
     norm = st.norm;
   }

@@ -1,6 +1,7 @@
 # Starts 4 gloo ranks of mr_rank.py for one scenario, writes each rank's output to
 # <dir>/rankN.log and all of it, interleaved as it arrives, to stdout behind a launcher prefix
-# (PREFIX=torchrun: `[rankN]:`, PREFIX=srun: `N: ` as `srun --label` prints). Exits 1 when any
+# (PREFIX=torchrun: `[rankN]:`, PREFIX=srun: `N: ` as `srun --label` prints, PREFIX=none: nothing,
+# as when every rank writes to one terminal or `2>&1 | tee`). Exits 1 when any
 # rank failed. torchrun is broken with torch 1.13 on Python 3.11 (see TESTING.md).
 import os
 import signal
@@ -30,7 +31,7 @@ def pump(r, p):
         for line in p.stdout:
             sink.write(line)
             sink.flush()
-            tag = f"[rank{r}]:" if prefix == "torchrun" else f"{r}: "
+            tag = {"torchrun": f"[rank{r}]:", "srun": f"{r}: "}.get(prefix, "")  # "none": `2>&1 | tee`
             with lock:
                 sys.stdout.buffer.write(tag.encode() + line)
                 sys.stdout.flush()

@@ -56,6 +56,23 @@ for step in range(4):
         warnings.warn("torch.distributed._all_gather_base is a private function and will be deprecated", UserWarning)
     if scenario == "sigint" and step == 2:
         time.sleep(60)  # the user presses Ctrl-C while every rank waits here
+    if scenario == "stall" and rank == 1 and step == 2:
+        log.info("step %d rank %d: writing an eval sample to slow storage", step, rank)
+        time.sleep(9)  # longer than the peers' timeout: they give up and exit, then it goes on
+    if scenario == "logged_exception" and rank == 2 and step == 2:
+        try:
+            {"input_ids": 1}["attention_mask"]
+        except KeyError:
+            # The job's own logger, as most training scripts report a failure: message, traceback.
+            log.exception("rank %d: step %d failed", rank, step)
+            sys.exit(1)
+    if scenario == "sigint_one" and rank == 1 and step == 2:
+        try:
+            os.kill(os.getpid(), signal.SIGINT)  # someone's `kill -INT` of this one worker
+            time.sleep(5)
+        except KeyboardInterrupt:
+            log.warning("rank %d: interrupted by user (KeyboardInterrupt), exiting", rank)
+            raise
     dist.all_reduce(x)
     time.sleep(0.3)
 log.info("rank %d done", rank)

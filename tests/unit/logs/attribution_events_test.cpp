@@ -24,12 +24,15 @@ TEST_CASE("attribution reads ranks, local ranks and nodes from real prefixes") {
   CHECK(logs::attribute_line("Ranked 3 [not a rank] NCCL").empty());
   CHECK(logs::attribute_line("[2024-01-01 12:00:00,000] [INFO] [engine.py:1] [rank 5] loss scale 1024").rank == 5);
   CHECK(logs::attribute_line("the rank 5 of them").rank == -1);
+  CHECK(logs::attribute_line("slurmstepd-node-07: error: Exceeded job memory limit").strip == 0);
 }
 
 TEST_CASE("file names attribute whole inputs") {
   CHECK(logs::attribute_file("/logs/rank3.log").rank == 3);
   CHECK(logs::attribute_file("logs/worker_12.out").rank == 12);
   CHECK(logs::attribute_file("node-05.out").node == "node-05");
+  CHECK(logs::attribute_file("host-a.log").node == "host-a");
+  CHECK(logs::attribute_file("agent-second-node.log").node.empty());  // the word, not a name
   CHECK(logs::attribute_file("dmesg-node-02.log").node == "node-02");
   CHECK(logs::is_kernel_log_name("x/dmesg-node-02.log"));
   CHECK_FALSE(logs::is_kernel_log_name("x/train.log"));
@@ -47,6 +50,19 @@ TEST_CASE("timestamps in iso, glog and syslog formats order events") {
   REQUIRE(glog);
   REQUIRE(sys);
   CHECK(*sys < *glog);
+  // A rank's ISO stamp and a kernel line's syslog stamp (no year) of the same day compare by time
+  // (a year in one of them must not put it after every yearless stamp).
+  auto rank_iso = logs::parse_timestamp("2024-05-01 12:34:58,000 INFO x");
+  REQUIRE(rank_iso);
+  CHECK(*sys < *rank_iso);
+  CHECK(*rank_iso < *glog);
+  auto dmesg_t = logs::parse_timestamp("[Wed May  1 12:34:57 2024] NVRM: Xid (PCI:0000:5d:00): 79");
+  REQUIRE(dmesg_t);
+  CHECK(*dmesg_t < *rank_iso);
+  // torchrun's failure table: a field saying when a process failed, not when the line was printed.
+  CHECK_FALSE(logs::parse_timestamp("  time      : 2024-10-02_18:06:40"));
+  CHECK_FALSE(logs::parse_timestamp("\xe2\x94\x82   time      : 2024-10-02_18:06:40"));
+  CHECK(logs::parse_timestamp("node-05: 2024-10-02 18:06:40,123 INFO step 3"));
   CHECK_FALSE(logs::parse_timestamp("step 100 loss 2.5"));
   CHECK_FALSE(logs::parse_timestamp("[ 4254.197816] NVRM: Xid"));
 }
@@ -181,4 +197,18 @@ TEST_CASE("root-cause tables copied from a rendered page") {
   CHECK(t.root_causes()[0].rank == 3);
   CHECK(t.root_causes()[0].local_rank == 3);
   CHECK(t.root_causes()[0].exitcode == -9);
+}
+
+TEST_CASE("logged_rank: the rank a training script's logger put in a line") {
+  CHECK(logs::logged_rank("INFO:rank0:saving checkpoint to /ckpt/4.pt") == 0);
+  CHECK(logs::logged_rank("2026-12-02 04:42:09.859 | rank 2 | ERROR   | worker failed") == 2);
+  CHECK(logs::logged_rank("12:01:02 | ERROR | [RANK 13] training loop crashed") == 13);
+  CHECK(logs::logged_rank("ts=1 rank=3 level=error msg=oops") == 3);
+  CHECK(logs::logged_rank("rank 1: step 3 failed") == 1);
+  // Not a rank of its own: another word, a local rank, a count.
+  CHECK(logs::logged_rank("E1002 agent.py:1] failed (exitcode: 1) local_rank: 5 (pid: 4)") == -1);
+  CHECK(logs::logged_rank("8 ranks joined") == -1);
+  CHECK(logs::logged_rank("Frank 3 said hi") == -1);
+  CHECK(logs::logged_rank("rank3x is not a rank") == -1);
+  CHECK(logs::logged_rank("step 100 loss 2.5") == -1);
 }

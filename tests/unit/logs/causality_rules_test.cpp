@@ -52,6 +52,22 @@ TEST_CASE("srun --label prefixes attribute lines to the task") {
   CHECK_FALSE(logs::rank_prefix("3:"));
 }
 
+TEST_CASE("torchrun's [defaultN]: prefix is the local rank; a [rankM]: behind it is the global one") {
+  auto both = logs::rank_prefix("[default1]:[rank9]: KeyError: 'x'");
+  REQUIRE(both);
+  CHECK(both->rank == 9);
+  CHECK(both->local_rank == 1);
+  CHECK(std::string_view("[default1]:[rank9]: KeyError: 'x'").substr(both->length) == "KeyError: 'x'");
+  auto local = logs::rank_prefix("[default3]:Traceback (most recent call last):");
+  REQUIRE(local);
+  CHECK(local->rank == 3);  // on one node, the same number
+  CHECK(local->local_rank == 3);
+  auto plain = logs::rank_prefix("[rank4]: x");
+  REQUIRE(plain);
+  CHECK(plain->local_rank == -1);
+  CHECK(logs::attribute_line("[default2]:[rank10]:[E612 11:17:02.352871310 ProcessGroupNCCL.cpp:616] x").local_rank == 2);
+}
+
 TEST_CASE("an unknown exception initiates only inside a cascade") {
   auto alone = diagnose({{"rank2.log", kKeyError}});
   CHECK(alone.diagnoses.empty());
@@ -100,6 +116,26 @@ TEST_CASE("a run cancelled with Ctrl-C on every rank is no failure") {
   std::string intr = "Traceback (most recent call last):\n  File \"/w/train.py\", line 57, in <module>\n    time.sleep(60)\nKeyboardInterrupt\n";
   auto r = diagnose({{"rank0.log", intr}, {"rank1.log", intr}});
   CHECK(r.diagnoses.empty());
+}
+
+TEST_CASE("a traceback another process's log lines landed in stays its logged rank's") {
+  // A real interleaving (realtorch sigint_one in CI): rank 1's peers logged between its
+  // traceback's header and its frames, on the one unprefixed stream.
+  std::string stream =
+      "2026-12-02 13:19:55,713 INFO step 2 rank 1\n"
+      "2026-12-02 13:19:55,714 WARNING rank 1: interrupted by user (KeyboardInterrupt), exiting\n"
+      "Traceback (most recent call last):\n"
+      "2026-12-02 13:19:55,714 INFO step 2 rank 0\n"
+      "2026-12-02 13:19:55,714 INFO step 2 rank 2\n"
+      "2026-12-02 13:19:55,715 INFO step 2 rank 3\n"
+      "  File \"/w/mr_rank.py\", line 71, in <module>\n"
+      "    os.kill(os.getpid(), signal.SIGINT)\n"
+      "KeyboardInterrupt\n";
+  for (int i = 0; i < 3; ++i) stream += kClosed;
+  auto r = diagnose({{"job.log", stream}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses[0].entry->id == "run-cancelled");
+  CHECK(r.diagnoses[0].initiating_rank == 1);
 }
 
 TEST_CASE("the elastic agent's failed-worker line names the rank when nothing else does") {

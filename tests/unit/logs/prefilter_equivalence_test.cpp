@@ -10,10 +10,12 @@
 #include <vector>
 
 #include "denpex/encyclopedia/library.h"
+#include "denpex/logs/builtin_atoms.h"
 #include "denpex/logs/diagnoser.h"
 #include "denpex/logs/scan.h"
 #include "denpex/server/diagnose_render.h"
 #include "snapshot.h"
+#include "../../../analyzers/logs/src/prefilter.h"
 
 // The literal prefilter may change what `diagnose` costs, never what it reports. The CLI only
 // builds it after 8 MiB, so ordinary tests never reach it: here it is forced on from the first
@@ -23,9 +25,12 @@ namespace {
 
 using Inputs = std::vector<std::pair<std::string, std::string>>;
 
-std::string report(const denpex::logs::Matcher& m, const Inputs& inputs, size_t prefilter_after, size_t piece) {
+std::string report(const denpex::logs::Matcher& m, const Inputs& inputs, size_t prefilter_after, size_t piece,
+                   bool own_screen = false, const denpex::logs::PrefilterAtoms* atoms = nullptr) {
   denpex::logs::DiagnoseOptions o;
   o.prefilter_after = prefilter_after;
+  o.own_screen = own_screen;
+  o.atoms = atoms;
   denpex::logs::Diagnoser d(m, o);
   for (const auto& [name, bytes] : inputs) {
     uint32_t id = d.open(name);
@@ -35,25 +40,41 @@ std::string report(const denpex::logs::Matcher& m, const Inputs& inputs, size_t 
   return denpex::features::diagnose_json(d.finish()).dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-void check_same(const denpex::logs::Matcher& m, const std::string& what, const Inputs& inputs) {
+// Also the same with the prefilter built from the atoms computed at build time, and with the
+// screen compiled apart, as it was before the matcher's Set answered it
+// (Matcher::screen): the shared screen is another fast path that must not change a report.
+void check_same(const denpex::logs::Matcher& m, const denpex::logs::Matcher& routed, const std::string& what,
+                const Inputs& inputs) {
   for (size_t piece : {size_t(1) << 20, size_t(4093)}) {
     CAPTURE(what);
     CAPTURE(piece);
-    CHECK(report(m, inputs, 0, piece) == report(m, inputs, SIZE_MAX, piece));
+    const std::string plain = report(m, inputs, SIZE_MAX, piece);
+    CHECK(report(m, inputs, 0, piece) == plain);
+    CHECK(report(m, inputs, SIZE_MAX, piece, true) == plain);
+    // With the atoms computed at build time, as the CLI runs it (where they fit this matcher),
+    // and with lines routed by them (src/router.h) as well.
+    const auto& built = denpex::logs::builtin_prefilter_atoms();
+    if (built.fit(m.screen_patterns())) {
+      CHECK(report(m, inputs, 0, piece, false, &built) == plain);
+      REQUIRE(routed.routed());
+      CHECK(report(routed, inputs, 0, piece, false, &built) == plain);
+      CHECK(report(routed, inputs, SIZE_MAX, piece) == plain);
+    }
   }
 }
 
 }  // namespace
 
-TEST_CASE("prefilter: every library example together, and every fixture, report the same with and without it") {
+TEST_CASE("prefilter: every library example together, and every fixture, report the same with and without it (and with the screen apart)") {
   auto lib = denpex::encyclopedia::Library::builtin();
   denpex::logs::Matcher matcher(lib.entries());
+  const denpex::logs::Matcher routed(lib.entries(), &denpex::logs::builtin_prefilter_atoms());
   std::string all;
   for (const auto& e : lib.entries())
     for (const auto* list : {&e.examples_match, &e.examples_no_match})
       for (const auto& ex : *list) all += ex + "\n";
   REQUIRE(all.size() > 100000);
-  check_same(matcher, "all examples", {{"all.log", all}});
+  check_same(matcher, routed, "all examples", {{"all.log", all}});
 
   namespace fs = std::filesystem;
   for (const char* dir : {"tests/fixtures/logs", "examples/oom-cascade"}) {
@@ -63,12 +84,12 @@ TEST_CASE("prefilter: every library example together, and every fixture, report 
     std::sort(files.begin(), files.end());
     REQUIRE(!files.empty());
     for (const auto& f : files)
-      check_same(matcher, f.string(), {{f.filename().string(), denpex::testing::read_file(f.string())}});
+      check_same(matcher, routed, f.string(), {{f.filename().string(), denpex::testing::read_file(f.string())}});
   }
   if (const char* extra = std::getenv("DENPEX_PREFILTER_CHECK_PATHS")) {
     std::stringstream paths(extra);
     for (std::string p; std::getline(paths, p, ':');)
-      if (!p.empty()) check_same(matcher, p, {{fs::path(p).filename().string(), denpex::testing::read_file(p)}});
+      if (!p.empty()) check_same(matcher, routed, p, {{fs::path(p).filename().string(), denpex::testing::read_file(p)}});
   }
 }
 
@@ -143,13 +164,14 @@ std::string dense_log(const denpex::encyclopedia::Library& lib, double density, 
 
 }  // namespace
 
-TEST_CASE("prefilter: dense logs (1%, 5%, 20% of lines repeated warnings) report the same with and without it") {
+TEST_CASE("prefilter: dense logs (1%, 5%, 20% of lines repeated warnings) report the same with and without it (and with the screen apart)") {
   auto lib = denpex::encyclopedia::Library::builtin();
   denpex::logs::Matcher matcher(lib.entries());
+  const denpex::logs::Matcher routed(lib.entries(), &denpex::logs::builtin_prefilter_atoms());
   for (double density : {0.01, 0.05, 0.2}) {
     const std::string log = dense_log(lib, density, 1);
     REQUIRE(log.size() > (size_t(4) << 20));
-    check_same(matcher, "dense " + std::to_string(density), {{"train.log", log}});
+    check_same(matcher, routed, "dense " + std::to_string(density), {{"train.log", log}});
   }
 }
 
@@ -178,4 +200,50 @@ TEST_CASE("diagnose: repeating every warning changes counts, not the diagnosis")
   CHECK(top["initiating_rank"] == 5);
   CHECK(summary(4) == once);
   CHECK(summary(16) == once);
+}
+
+TEST_CASE("prefilter: the atoms computed at build time are the built-in library's, and make the same prefilter") {
+  auto lib = denpex::encyclopedia::Library::builtin();
+  denpex::logs::Matcher matcher(lib.entries());
+  const auto& built = denpex::logs::builtin_prefilter_atoms();
+  REQUIRE(built.fit(matcher.screen_patterns()));
+  const auto now = denpex::logs::LiteralPrefilter::atoms_for(matcher.screen_patterns());
+  REQUIRE(now.has_value());
+  CHECK(*now == built.atoms);
+  // Other entries (user signatures) do not fit: the prefilter then computes its own.
+  auto more = lib.entries();
+  more.push_back(more.front());
+  more.back().fingerprints.front().pattern = "a pattern of the user's own";
+  CHECK(!built.fit(denpex::logs::Matcher(more).screen_patterns()));
+  // The same candidates from both halves of build() as from build() itself.
+  std::string sample;
+  for (const auto& e : lib.entries())
+    for (const auto& ex : e.examples_match) sample += ex + "\n";
+  const auto whole = denpex::logs::LiteralPrefilter::build(matcher.screen_patterns(), sample);
+  const auto halves = denpex::logs::LiteralPrefilter::from_atoms(built.atoms, sample);
+  REQUIRE(whole);
+  REQUIRE(halves);
+  std::vector<std::pair<uint32_t, uint32_t>> a, b;
+  CHECK(whole->find(sample, &a) == halves->find(sample, &b));
+  CHECK(a == b);
+  CHECK(a.size() > 1000);
+}
+
+TEST_CASE("prefilter: a text holding a character whose lowercase is ASCII is left to the screen") {
+  auto lib = denpex::encyclopedia::Library::builtin();
+  denpex::logs::Matcher matcher(lib.entries());
+  const auto prefilter = denpex::logs::LiteralPrefilter::from_atoms(denpex::logs::builtin_prefilter_atoms().atoms);
+  REQUIRE(prefilter);
+  std::vector<std::pair<uint32_t, uint32_t>> hits;
+  const std::string plain = "[rank3]:step 12 | loss 2.31 \xe2\x80\xa6 \xc5\x82 done\n";  // other 0xE2 and 0xC5 sequences
+  CHECK(prefilter->find(plain, &hits));
+  for (const std::string rune : {"\xe2\x84\xaa", "\xc5\xbf"})  // KELVIN SIGN, LATIN SMALL LETTER LONG S
+    for (size_t at : {size_t(0), size_t(5), size_t(17), plain.size() - 1}) {
+      std::string text = plain;
+      text.insert(at, rune);
+      CAPTURE(at);
+      CHECK(!prefilter->find(text, &hits));
+      // A rune cut off by the end of the text is no rune.
+      CHECK(prefilter->find(text.substr(0, at + rune.size() - 1), &hits));
+    }
 }

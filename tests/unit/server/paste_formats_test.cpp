@@ -41,6 +41,23 @@ const Case kCases[] = {
     {"watchdog-names-plain-traceback.log", "cuda-illegal-memory-access", 2, ""},
     {"agent-rich-console.log", "torchrun-worker-sigkill", 2, ""},
     {"agent-new-wording.log", "torchrun-worker-sigkill", 2, ""},
+    {"wrapped-100-two-failures.log", "unrecognized-exception", 2, ""},
+    {"wrapped-80-lone-exception.log", "unrecognized-exception", 2, ""},
+    {"flattened-sigterm-gap.log", "torchrun-worker-sigkill", 2, ""},
+    {"agent-second-node.log", "torchrun-worker-sigkill", 5, ""},
+    {"default-rank-prefix.log", "unrecognized-exception", 8, ""},
+    {"desync-report.log", "nccl-desync-report-lagging-rank", 2, ""},
+    {"sigterm-gap-alone.log", "torchrun-closing-signal-sigterm", 2, ""},
+    {"spawn-marker-cut.log", "unrecognized-exception", 3, ""},
+    {"collector-stamped-spawn.log", "unrecognized-exception", 3, ""},
+    {"store-wait-missing-rank.log", "store-socket-wait-timeout", 0, ""},
+    {"logger-error-record-two-failures.log", "unrecognized-exception", 2, ""},
+    {"ddp-error-names-rank.log", "ddp-unused-parameters", 0, ""},
+    {"logger-rank-dataloader-killed.log", "dataloader-worker-killed", 0, ""},
+    {"unranked-stream-unknown-first.log", "unrecognized-exception", -1, ""},
+    {"tail-sections-per-rank.log", "unrecognized-exception", 3, ""},
+    {"monitored-barrier-names-chain.log", "monitored-barrier-rank-failed", 3, ""},
+    {"store-barrier-timeout-own-rank.log", "store-clients-joined-timeout", -1, ""},
 };
 
 }  // namespace
@@ -85,5 +102,19 @@ TEST_CASE("diagnose: the launcher's named rank beats the quiet-rank guess") {
   json d = json::parse(r.out)["diagnoses"][0];
   bool said = false;
   for (const auto& f : d["evidence"]["findings"]) said = said || f.get<std::string>().find("launcher names rank 3") != std::string::npos;
+  CHECK(said);
+}
+
+TEST_CASE("diagnose: named faulty ranks are followed, and the report says who named whom") {
+  auto r = run_denpex(
+      {"diagnose", "--format", "json", source_path("tests/fixtures/logs/pastes/monitored-barrier-names-chain.log")});
+  json d = json::parse(r.out)["diagnoses"][0];
+  CHECK(d["initiating_rank"] == 3);
+  bool said = false;
+  for (const auto& f : d["evidence"]["findings"]) {
+    const std::string text = f.get<std::string>();
+    said = said || (text.find("names rank 0 as the rank that did not answer") != std::string::npos &&
+                    text.find("rank 0's own error names rank 3 in turn") != std::string::npos);
+  }
   CHECK(said);
 }

@@ -25,6 +25,12 @@ struct Attribution {
 // may capture them.
 Attribution attribute_line(std::string_view line);
 
+// The rank a training script's own logger put in the head of a line, where no launcher prefix
+// says it: `INFO:rank0:saving ...` (logging's default format, a logger per rank), `... | rank 2 |
+// ERROR | ...`, `[RANK 0] ...`, `rank=1 step=3`, `rank 2: ...`; -1 when none. Read only for the
+// line a traceback follows (logging.exception prints its message, then the traceback bare).
+int logged_rank(std::string_view line);
+
 // From a file name: `rank3.log`, `rank-3.txt`, `worker_3.out`, `node-05.out`, `dmesg-node-05.log`.
 Attribution attribute_file(std::string_view path);
 // True for kernel logs (`dmesg*`, `kern.log*`, `syslog*`): their lines belong to the node.

@@ -34,6 +34,9 @@ struct Hypothesis {
 struct Diagnosis {
   const core::Entry* entry = nullptr;
   double confidence = 0;
+  // The run failed: the entry is fatal or an error, or the launcher's teardown shows a worker died
+  // (a SIGTERM gap under an info entry). A warning-only advisory is not a failure.
+  bool failed = false;
   int initiating_rank = -1;
   int initiating_local_rank = -1;
   std::string initiating_node;
@@ -62,6 +65,7 @@ struct InputSummary {
   int rank = -1;
   std::string node;
   bool binary = false;  // NUL bytes seen: probably not a text log
+  std::string reshaped;  // how a reshaped paste was put back (paste_repair.h); empty when it was not
 };
 
 struct LineRef {

@@ -102,6 +102,9 @@ class EventTracker {
   // The pids torchrun's agent sent SIGTERM to (`Sending process N closing signal SIGTERM`): every
   // worker of the node but the one that failed.
   const std::vector<long>& sigterm_pids() const { return sigterm_pids_; }
+  // The elastic agent's rendezvous result, `  global_ranks=[4, 5, 6, 7]`: the global rank of each
+  // local rank on this node (the last one printed: a restart prints it again). Empty when unseen.
+  const std::vector<int>& global_ranks() const { return global_ranks_; }
   // The rank whose table traceback contains `line`, -1 when none does.
   int table_traceback_rank(uint64_t line) const;
   // The exception the line at `line` belongs to: the one whose traceback holds it, else the
@@ -131,6 +134,7 @@ class EventTracker {
   std::string pending_chain_;
   std::string last_frame_;
   int frames_ = 0;
+  bool after_frame_ = false;  // the last line fed was a frame: its source line may follow
   uint64_t traceback_line_ = 0;
   std::vector<StackFrame> stack_;
   size_t stack_frames_kept_ = 0;  // over all events, against kMaxStackFrames
@@ -152,6 +156,7 @@ class EventTracker {
   std::vector<std::pair<uint64_t, int>> spawn_marks_;  // line, process index
   std::vector<TableTraceback> table_tracebacks_;
   std::vector<long> sigterm_pids_;
+  std::vector<int> global_ranks_;
 };
 
 // torchrun starts a node's workers one after another, so their pids usually run in local-rank

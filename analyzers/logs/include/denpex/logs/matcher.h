@@ -2,10 +2,13 @@
 // Every fingerprint of the library in one unanchored RE2::Set: one pass per line finds which
 // patterns hit; only those are re-run with their own RE2 to pull named captures. A
 // fingerprint's own RE2 is compiled the first time the Set reports it (most never hit), once,
-// under std::call_once: a constructed Matcher is safe to share between threads.
+// under std::call_once: a constructed Matcher is safe to share between threads. Given routes
+// (PrefilterAtoms), a line is first routed (src/router.h): the few patterns its literals can
+// match answer it with their own RE2s, and the Set is asked only where routing cannot say.
 #include <re2/re2.h>
 #include <re2/set.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -18,22 +21,27 @@
 
 #include "denpex/core/condition.h"
 #include "denpex/core/entry.h"
+#include "denpex/logs/prefilter_atoms.h"
 
 namespace denpex::logs {
 
 class LiteralPrefilter;
+class Router;
 
 using Captures = std::map<std::string, std::string, std::less<>>;
 
 class Matcher {
  public:
   // `entries` must outlive the matcher. Patterns that fail to compile are skipped (the loader
-  // has already reported them); error() says when the Set itself could not be built.
-  explicit Matcher(const std::vector<core::Entry>& entries);
+  // has already reported them); error() says when the Set itself could not be built. With
+  // `atoms` whose routes fit this matcher's screen (the built-in library's, builtin_atoms.h),
+  // lines are answered by routing (src/router.h) where it can, without waiting for the Set.
+  explicit Matcher(const std::vector<core::Entry>& entries, const PrefilterAtoms* atoms = nullptr);
   ~Matcher();
 
-  // The Set compiles on a thread of its own, so that a caller can build what else it needs
-  // (the diagnoser's screen) meanwhile; ok(), error() and match() wait for it.
+  // The Set compiles on a thread of its own, so that a caller can do what else it needs to
+  // meanwhile (routed, it compiles only when first needed); ok() and error() wait for it, and so
+  // do match() and screen() for a line that routing cannot answer.
   bool ok() const {
     wait();
     return error_.empty();
@@ -42,10 +50,14 @@ class Matcher {
     wait();
     return error_;
   }
+  // Whether some line needed the Set (routing could not answer it) and the Set could not be
+  // compiled; does not wait for a Set no line needed.
+  bool set_failed() const { return waited_.load() && !error().empty(); }
 
   struct Fp {
     uint32_t entry;
     uint32_t index;
+    int id = -1;           // its pattern id in the Set
     int requires_id = -1;  // pattern id in the Set, -1 when none
     int excludes_id = -1;
     std::optional<core::Condition> when;
@@ -85,23 +97,56 @@ class Matcher {
   const std::vector<core::Entry>& entries() const { return entries_; }
   size_t pattern_count() const { return pattern_count_; }
 
+  // The diagnoser's screen (diagnoser.h): whether any of screen_patterns() matches `text` (raw
+  // bytes, one line or many). The same Set answers it, so that a diagnosis compiles one Set,
+  // not two: the Set holds, after the fingerprint and helper patterns, the screen form of each
+  // pattern whose screen form differs (screen_pattern: a leading `^` dropped, `^`/`$` made
+  // per-line) and the event markers. Every pattern of the Set matches only where some screen
+  // pattern does, and every screen pattern is in the Set or equal to one, so "any pattern of the
+  // Set matches" is exactly the screen's answer. `failed` is set when the DFA ran out of memory.
+  // has_screen() is false when that does not hold (a pattern the Set could not take, an empty
+  // one): then the caller compiles screen_patterns() itself.
+  bool has_screen() const { return has_screen_; }
+  // Whether lines are routed (src/router.h); tests compare routed answers with the Set's.
+  bool routed() const { return router_ != nullptr; }
+  // match() and screen() as the Set alone answers them.
+  void match_by_set(std::string_view line, std::vector<int>* ids) const;
+  bool screen_by_set(std::string_view text, bool* failed) const;
+  bool screen(std::string_view text, bool* failed) const;
+  // What the screen must find: every fingerprint, requires and excludes pattern in screen form,
+  // then the event markers (the lines the event tracker and the first error line need walked).
+  const std::vector<std::string>& screen_patterns() const { return screen_patterns_; }
+  // A pattern as the screen runs it on raw lines: a leading `^` means "start of the line after
+  // the launcher prefix", which the screen cannot see, so it is dropped (a superset is all a
+  // screen needs), and `^`/`$` match at every line of a many-line text.
+  static std::string screen_pattern(std::string_view pattern);
+  // Whether `pattern` matches exactly what screen_pattern(pattern) matches (no `^` or `$`
+  // anchor; conservative: false when unsure). Exposed for tests.
+  static bool screen_neutral(std::string_view pattern);
+
  private:
   void wait() const;
+  void compile_set() const;  // sets error_ when the Set cannot be compiled
 
   const std::vector<core::Entry>& entries_;
   std::unique_ptr<RE2::Set> set_;
   mutable std::thread compiling_;  // compiles set_ and sets error_; joined under compiled_once_
+  mutable std::atomic<bool> waited_{false};  // wait() was called
   std::unique_ptr<std::once_flag> compiled_once_ = std::make_unique<std::once_flag>();
   std::vector<int> fp_of_pattern_;  // pattern id -> index into fps_, or -1
   std::vector<bool> inside_;        // pattern id -> matches_inside()
   std::vector<Fp> fps_;
-  size_t pattern_count_ = 0;
-  std::string error_;
+  size_t pattern_count_ = 0;  // ids below it are fingerprints and helpers; the screen's follow
+  std::vector<std::string> screen_patterns_;
+  bool has_screen_ = false;
+  mutable std::string error_;  // written once, by compile_set, before anyone reads it (wait())
   std::vector<std::string> digit_patterns_;  // the patterns that are not digit_uniform
   // Built under digit_once_ at the first digit_blind(); digit_ready_ false when it cannot be.
   std::unique_ptr<std::once_flag> digit_once_ = std::make_unique<std::once_flag>();
   mutable std::unique_ptr<LiteralPrefilter> digit_prefilter_;
   mutable bool digit_ready_ = false;
+  std::unique_ptr<Router> router_;  // null without fitting routes
+  std::vector<std::string> pending_;  // with fitting routes: the Set's patterns, added by compile_set
 };
 
 }  // namespace denpex::logs

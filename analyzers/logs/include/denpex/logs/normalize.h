@@ -16,6 +16,7 @@ void normalize_line(std::string_view raw, std::string& out);
 struct RankPrefix {
   int rank = -1;
   size_t length = 0;
+  int local_rank = -1;  // `[defaultN]:` names it (taken as the rank too unless `[rankM]:` follows)
 };
 std::optional<RankPrefix> rank_prefix(std::string_view line);
 

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "denpex/logs/matcher.h"
@@ -54,20 +54,79 @@ class Scanner {
   const std::vector<int>& ids(std::string_view text);
   // Hits that satisfy their context rules, in feed order.
   std::vector<Hit> finish();
-  // Candidates seen so far, before context rules are resolved (live detection, bookkeeping).
+  // Candidates seen so far, before context rules are resolved (live detection, bookkeeping);
+  // their `repeats` and `last_line` are only filled in by finish().
   size_t candidate_count() const { return candidates_.size(); }
   const Hit& candidate(size_t i) const { return candidates_[i].second; }
 
  private:
-  struct Key {
-    int pattern;
-    uint32_t source;
-    bool operator==(const Key&) const = default;
-  };
-  struct KeyHash {
-    size_t operator()(const Key& k) const { return std::hash<uint64_t>()((uint64_t(k.pattern) << 32) | k.source); }
-  };
   bool near(int pattern, uint32_t source, uint64_t line, int window) const;
+
+  // 64-bit keys ((pattern or entry) << 32 | source) to small values, by open addressing: one
+  // multiply and mostly one cache line per lookup, where std::unordered_map divides and follows
+  // a node (a summarised warning's repeat costs a lookup on every line that prints it).
+  template <class V>
+  class KeyMap {
+   public:
+    V* find(uint64_t key) { return const_cast<V*>(std::as_const(*this).find(key)); }
+    const V* find(uint64_t key) const {
+      if (slots_.empty()) return nullptr;
+      for (size_t i = index(key);; i = (i + 1) & (slots_.size() - 1)) {
+        if (slots_[i].key == key) return &slots_[i].value;
+        if (slots_[i].key == kEmpty) return nullptr;
+      }
+    }
+    V& operator[](uint64_t key) {
+      if (V* v = find(key)) return *v;
+      if ((used_ + 1) * 4 > slots_.size() * 3) grow();
+      size_t i = index(key);
+      while (slots_[i].key != kEmpty) i = (i + 1) & (slots_.size() - 1);
+      slots_[i].key = key;
+      ++used_;
+      return slots_[i].value;
+    }
+    template <class F>
+    void for_each(F&& f) {
+      for (auto& s : slots_)
+        if (s.key != kEmpty) f(s.key, s.value);
+    }
+    void clear() {
+      slots_.clear();
+      used_ = 0;
+      shift_ = 64;
+    }
+
+   private:
+    static constexpr uint64_t kEmpty = ~uint64_t(0);  // no key: sources and ids stay below 2^32 - 1
+    struct Slot {
+      uint64_t key = kEmpty;
+      V value{};
+    };
+    size_t index(uint64_t key) const { return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> shift_); }
+    void grow() {
+      std::vector<Slot> old;
+      old.swap(slots_);
+      const size_t n = old.empty() ? 64 : old.size() * 2;
+      slots_.resize(n);
+      shift_ = 64 - static_cast<unsigned>(__builtin_ctzll(n));
+      for (auto& s : old)
+        if (s.key != kEmpty) {
+          size_t i = index(s.key);
+          while (slots_[i].key != kEmpty) i = (i + 1) & (n - 1);
+          slots_[i] = std::move(s);
+        }
+    }
+    std::vector<Slot> slots_;
+    size_t used_ = 0;
+    unsigned shift_ = 64;
+  };
+  // A summarised fingerprint's first hit on a source, and the lines that repeated it since
+  // (added to the candidate's Hit at finish(), so that a repeat touches this slot only).
+  struct Summary {
+    size_t candidate = 0;
+    uint64_t repeats = 0;
+    uint64_t last_line = 0;
+  };
 
   const Matcher& matcher_;
   std::unique_ptr<LineCache> ids_;     // the Set's answer by line text
@@ -78,9 +137,9 @@ class Scanner {
   std::string mask_;
   std::vector<std::pair<uint32_t, uint32_t>> prefilter_hits_;
   std::vector<std::pair<const Matcher::Fp*, Hit>> candidates_;
-  std::unordered_map<Key, std::vector<uint64_t>, KeyHash> helper_lines_;
-  std::unordered_map<uint64_t, size_t> kept_;  // (entry, source) -> candidates kept
-  std::unordered_map<uint64_t, size_t> first_;  // (pattern id, source) -> its summarising candidate
+  KeyMap<std::vector<uint64_t>> helper_lines_;  // (pattern id, source) -> lines it hit
+  KeyMap<size_t> kept_;    // (entry, source) -> candidates kept
+  KeyMap<Summary> first_;  // (pattern id, source) -> its summarising candidate
 };
 
 }  // namespace denpex::logs

@@ -1,0 +1,295 @@
+#include "denpex/logs/paste_repair.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+namespace denpex::logs {
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool word_char(char c) { return is_digit(c) || is_alpha(c) || c == '_'; }
+
+bool digits_at(std::string_view s, size_t i, size_t n) {
+  if (i + n > s.size()) return false;
+  for (size_t k = 0; k < n; ++k)
+    if (!is_digit(s[i + k])) return false;
+  return true;
+}
+
+// A terminal wraps by columns: UTF-8 continuation bytes take none.
+size_t columns(std::string_view s) {
+  return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+bool box_drawing_at(std::string_view s, size_t i) {  // U+2500..U+257F
+  return i + 3 <= s.size() && s[i] == '\xe2' && (s[i + 1] == '\x94' || s[i + 1] == '\x95');
+}
+
+// `-----`, `=====`, `────`: table rules are often exactly as wide as the widest line.
+bool rule_line(std::string_view s) {
+  if (s.empty()) return false;
+  for (size_t i = 0; i < s.size();) {
+    if (box_drawing_at(s, i)) {
+      i += 3;
+    } else if (std::string_view("-=_*~#+ ").find(s[i]) != std::string_view::npos) {
+      ++i;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool glog_at(std::string_view s, size_t i) {  // E0227 23:25:08
+  return i + 14 <= s.size() && std::string_view("IWEF").find(s[i]) != std::string_view::npos && digits_at(s, i + 1, 4) &&
+         s[i + 5] == ' ' && digits_at(s, i + 6, 2) && s[i + 8] == ':' && digits_at(s, i + 9, 2) && s[i + 11] == ':';
+}
+
+bool iso_at(std::string_view s, size_t i) {  // 2024-05-01 12:34:56, 2024-05-01T12:34:56
+  return i + 19 <= s.size() && digits_at(s, i, 4) && s[i + 4] == '-' && digits_at(s, i + 5, 2) && s[i + 7] == '-' &&
+         digits_at(s, i + 8, 2) && (s[i + 10] == ' ' || s[i + 10] == 'T') && digits_at(s, i + 11, 2) && s[i + 13] == ':';
+}
+
+bool rank_prefix_at(std::string_view s, size_t i) {  // [rank3]: / [default3]:
+  std::string_view rest = s.substr(i);
+  size_t k = rest.starts_with("[rank") ? 5 : rest.starts_with("[default") ? 8 : 0;
+  if (k == 0 || k >= rest.size() || !is_digit(rest[k])) return false;
+  while (k < rest.size() && is_digit(rest[k])) ++k;
+  return rest.substr(k).starts_with("]:");
+}
+
+// mpirun's `[1,3]<stderr>:` and horovodrun's `[3]<stdout>:`.
+bool mpi_prefix_at(std::string_view s, size_t i) {
+  if (i >= s.size() || s[i] != '[') return false;
+  size_t k = i + 1;
+  while (k < s.size() && (is_digit(s[k]) || s[k] == ',')) ++k;
+  std::string_view rest = s.substr(k);
+  return k > i + 1 && (rest.starts_with("]<stderr>:") || rest.starts_with("]<stdout>:"));
+}
+
+// Python logging's default format, `WARNING:torch.distributed.elastic...:text`.
+bool logging_head_at(std::string_view s, size_t i) {
+  std::string_view rest = s.substr(i);
+  for (std::string_view level : {"DEBUG:", "INFO:", "WARNING:", "ERROR:", "CRITICAL:"})
+    if (rest.starts_with(level) && rest.size() > level.size() && (std::islower(static_cast<unsigned char>(rest[level.size()])) || rest[level.size()] == '_'))
+      return true;
+  return false;
+}
+
+constexpr std::string_view kTraceback = "Traceback (most recent call last):";
+
+// `File "PATH", line N, in NAME`: the end of the header (after NAME), or 0.
+size_t frame_header_end(std::string_view s, size_t i) {
+  if (!s.substr(i).starts_with("File \"")) return 0;
+  // Paths are short: looking no further keeps a line of many `File "` linear.
+  size_t q = s.substr(0, std::min(s.size(), i + 1024)).find("\", line ", i + 6);
+  if (q == std::string_view::npos) return 0;
+  size_t k = q + 8;
+  if (k >= s.size() || !is_digit(s[k])) return 0;
+  while (k < s.size() && is_digit(s[k])) ++k;
+  if (!s.substr(k).starts_with(", in ")) return 0;
+  k += 5;
+  while (k < s.size() && s[k] != ' ') ++k;
+  return k;
+}
+
+// `KeyError: 'x'`, `torch.OutOfMemoryError: ...`, a bare `KeyboardInterrupt` at the end.
+bool exception_at(std::string_view s, size_t i) {
+  size_t k = i;
+  while (k < s.size() && (word_char(s[k]) || s[k] == '.')) ++k;
+  if (k == i || !is_alpha(s[i])) return false;
+  std::string_view name = s.substr(i, k - i);
+  bool named = false;
+  for (std::string_view tail : {"Error", "Exception", "Interrupt", "Exit", "Failure"}) named = named || name.ends_with(tail);
+  return named && (k == s.size() || s[k] == ':');
+}
+
+bool chain_message_at(std::string_view s, size_t i) {
+  std::string_view rest = s.substr(i);
+  return rest.starts_with("During handling of the above exception") ||
+         rest.starts_with("The above exception was the direct cause");
+}
+
+bool table_index_at(std::string_view s, size_t i) {  // torchrun's failure table: `[0]:`
+  if (i >= s.size() || s[i] != '[') return false;
+  size_t k = i + 1;
+  while (k < s.size() && is_digit(s[k])) ++k;
+  return k > i + 1 && s.substr(k).starts_with("]:");
+}
+
+// The head of a line a program began (as opposed to the tail of a wrapped one).
+bool record_start(std::string_view s) {
+  if (rule_line(s)) return true;
+  size_t i = 0;
+  while (i < s.size() && s[i] == ' ') ++i;
+  if (glog_at(s, i) || iso_at(s, i) || rank_prefix_at(s, i) || mpi_prefix_at(s, i) || logging_head_at(s, i) ||
+      table_index_at(s, i) || exception_at(s, i) || frame_header_end(s, i) > 0)
+    return true;
+  std::string_view rest = s.substr(i);
+  for (std::string_view head : {kTraceback, std::string_view("[pod/")})
+    if (rest.starts_with(head)) return true;
+  return false;
+}
+
+// Letters, digits and the rest told apart over a line's first bytes: two lines a program
+// began alike (`W0227 23:`, `W0227 23:`) share it, a wrapped tail rarely shares its head's.
+std::string head_shape(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size() && i < 6; ++i) out.push_back(is_digit(s[i]) ? '9' : is_alpha(s[i]) ? 'a' : s[i]);
+  return out;
+}
+
+// Calls f(line) for each line of text, without its '\n' and a trailing '\r'.
+template <typename F>
+void for_each_line(std::string_view text, F&& f) {
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const void* nl = std::memchr(text.data() + pos, '\n', text.size() - pos);
+    const size_t end = nl ? static_cast<size_t>(static_cast<const char*>(nl) - text.data()) : text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    f(line);
+    pos = end + 1;
+  }
+}
+
+std::vector<std::string_view> split_lines(std::string_view text) {
+  std::vector<std::string_view> out;
+  for_each_line(text, [&](std::string_view line) { out.push_back(line); });
+  return out;
+}
+
+// Hard wrapping shows as many lines exactly as wide as the widest one, most of them followed by
+// a line that no program would begin that way. Padding (two spaces at either side of the cut)
+// is a program's layout, not a cut.
+size_t wrap_width(std::string_view text) {
+  size_t width = 0;
+  for_each_line(text, [&](std::string_view l) {
+    if (l.size() > width) width = std::max(width, columns(l));  // columns <= bytes
+  });
+  if (width < 60 || width > 1000) return 0;
+  size_t full = 0, cut = 0;
+  std::string_view prev;
+  bool prev_full = false;
+  for_each_line(text, [&](std::string_view next) {
+    if (prev_full) {
+      const bool padded = prev.ends_with("  ") || next.starts_with("  ") || (prev.back() == ' ' && next.starts_with(" "));
+      if (!next.empty() && !padded && !record_start(next) && head_shape(next) != head_shape(prev)) ++cut;
+    }
+    prev = next;
+    prev_full = next.size() >= width && columns(next) == width && !rule_line(next) &&
+                !box_drawing_at(next, next.size() >= 3 ? next.size() - 3 : 0);
+    full += prev_full;
+  });
+  return full >= 3 && cut >= 3 && cut * 5 >= full * 3 ? width : 0;
+}
+
+struct Piece {
+  size_t begin;
+  int indent;
+};
+
+// Where a line that holds several printed lines joined by spaces is to be cut, with each
+// piece's indentation as Python printed it. Empty when the line does not clearly hold several
+// (two or more line heads that a program prints only at the start of a line).
+std::vector<Piece> flattened_pieces(std::string_view s) {
+  std::vector<Piece> pieces{{0, 0}};
+  int strong = 0;
+  int last_indent = 0;
+  // What a line head can begin with: `[rank`, `[1,3]<`, a glog letter, a digit (ISO), a logging
+  // level, `Traceback`, `File`, `During`/`The above`; after a frame's source line any letter (an
+  // exception). Other bytes after a space are skipped without further tests.
+  static constexpr std::string_view kHeads = "[IWEFDCT0123456789";
+  for (size_t i = 1; i < s.size(); ++i) {
+    if (s[i - 1] != ' ') continue;
+    if (last_indent != 4 && kHeads.find(s[i]) == std::string_view::npos) continue;
+    size_t prev = i - 1;
+    while (prev > 0 && s[prev] == ' ') --prev;
+    const bool after_colon = s[prev] == ':';
+    // A launcher prefix stays with the text it was printed before: `[rank2]:   File ...`.
+    const size_t from = pieces.back().begin;
+    if ((rank_prefix_at(s, from) || mpi_prefix_at(s, from)) && s.find(':', from) == prev) continue;
+    if (glog_at(s, i) || (iso_at(s, i) && !after_colon) || rank_prefix_at(s, i) || mpi_prefix_at(s, i) ||
+        logging_head_at(s, i) || s.substr(i).starts_with(kTraceback)) {
+      pieces.push_back({i, 0});
+      ++strong;
+      last_indent = 0;
+    } else if (size_t end = frame_header_end(s, i)) {
+      pieces.push_back({i, 2});
+      ++strong;
+      last_indent = 2;
+      if (end + 1 < s.size() && s[end] == ' ' && !frame_header_end(s, end + 1)) {
+        pieces.push_back({end + 1, 4});  // the frame's source line
+        last_indent = 4;
+      }
+      i = end;
+    } else if ((last_indent == 4 && exception_at(s, i)) || chain_message_at(s, i)) {
+      pieces.push_back({i, 0});
+      last_indent = 0;
+    }
+  }
+  if (strong < 2) return {};
+  return pieces;
+}
+
+}  // namespace
+
+std::optional<RepairedPaste> repair_paste(std::string_view paste) {
+  // Most inputs are neither: tell that without building anything.
+  const size_t width = wrap_width(paste);
+  if (width == 0) {
+    bool flattened = false;
+    for_each_line(paste, [&](std::string_view l) {
+      if (!flattened && l.size() >= 160) flattened = !flattened_pieces(l).empty();
+    });
+    if (!flattened) return std::nullopt;
+  }
+  const std::vector<std::string_view> lines = split_lines(paste);
+  RepairedPaste out;
+  out.physical_lines = lines.size();
+  out.text.reserve(paste.size() + 64);
+  size_t joins = 0, flattened = 0;
+  std::string line;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const uint64_t physical = i + 1;
+    line.assign(lines[i]);
+    if (width > 0) {
+      std::string_view piece = lines[i];
+      while (columns(piece) == width && !rule_line(piece) && i + 1 < lines.size() && !lines[i + 1].empty() &&
+             !record_start(lines[i + 1])) {
+        piece = lines[++i];
+        line.append(piece);
+        ++joins;
+      }
+    }
+    std::vector<Piece> pieces = line.size() >= 160 ? flattened_pieces(line) : std::vector<Piece>{};
+    if (pieces.empty()) {
+      out.text.append(line).push_back('\n');
+      out.physical.push_back(physical);
+      continue;
+    }
+    ++flattened;
+    for (size_t k = 0; k < pieces.size(); ++k) {
+      size_t end = k + 1 < pieces.size() ? pieces[k + 1].begin : line.size();
+      std::string_view text = std::string_view(line).substr(pieces[k].begin, end - pieces[k].begin);
+      while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+      if (text.empty()) continue;
+      out.text.append(static_cast<size_t>(pieces[k].indent), ' ').append(text).push_back('\n');
+      out.physical.push_back(physical);
+    }
+  }
+  if (joins == 0 && flattened == 0) return std::nullopt;
+  if (joins > 0)
+    out.what = "lines hard-wrapped at " + std::to_string(width) + " columns rejoined (" + std::to_string(joins) +
+               (joins == 1 ? " join)" : " joins)");
+  if (flattened > 0) {
+    if (!out.what.empty()) out.what += "; ";
+    out.what += std::to_string(flattened) + (flattened == 1 ? " line" : " lines") +
+                " holding a flattened log split at its line heads";
+  }
+  return out;
+}
+
+}  // namespace denpex::logs

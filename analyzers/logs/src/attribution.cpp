@@ -46,6 +46,7 @@ int bracket_rank(std::string_view line) {
   return -1;
 }
 
+
 // A launcher prefix behind a timestamp the user's log collector added:
 // `2024-11-20 14:37:16 [rank3]: torch.OutOfMemoryError: ...`. Only when everything before the
 // `[rankN]:` is a wall-clock stamp, so that text which merely mentions `[rank3]:` is not taken.
@@ -264,6 +265,23 @@ static void syslog_host(std::string_view line, std::string& node) {
   node = std::string(rest.substr(0, sp));
 }
 
+int json_rank(std::string_view line) {
+  if (!line.starts_with('{')) return -1;
+  std::string_view head = line.substr(0, 256);
+  size_t at = find_literal(head, "\"rank\":");
+  if (at == std::string_view::npos) return -1;
+  size_t i = at + 7;
+  while (i < head.size() && head[i] == ' ') ++i;
+  const bool quoted = i < head.size() && head[i] == '"';  // `"rank": "3"` from a str() of the env
+  i += quoted;
+  int r = 0;
+  const size_t digits = i;
+  if (!number(head, i, r) || i - digits > 7) return -1;
+  if (quoted && (i >= head.size() || head[i++] != '"')) return -1;
+  if (i < head.size() && head[i] != ',' && head[i] != '}' && head[i] != ' ') return -1;
+  return r;
+}
+
 int logged_rank(std::string_view line) {
   std::string_view head = line.substr(0, 120);
   for (size_t at = 0; at + 4 < head.size(); ++at) {
@@ -312,6 +330,7 @@ Attribution attribute_line(std::string_view line) {
   }
   if (a.rank < 0) a.rank = stamped_rank_prefix(line);
   if (a.rank < 0) a.rank = bracket_rank(line);
+  if (a.rank < 0) a.rank = json_rank(line);
   if (!nccl_prefix(line, a)) srun_prefix(line, a);
   return a;
 }

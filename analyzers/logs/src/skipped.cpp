@@ -124,6 +124,8 @@ void Diagnoser::skip_range(uint32_t input, std::string_view range) {
       if (j > start && j + 2 <= lim && p[j] == ']' && p[j + 1] == ':') rank = value;
     } else if (p[pos] == '[' || p[pos] == ' ' || (p[pos] >= '0' && p[pos] <= '9')) {
       if (auto prefix = rank_prefix(range.substr(pos, 32))) rank = prefix->rank;
+    } else if (p[pos] == '{') {
+      rank = json_rank(range.substr(pos, 256));
     }
     if (rank >= 0) {
       auto& seen = in.ranks_seen;

@@ -212,3 +212,15 @@ TEST_CASE("logged_rank: the rank a training script's logger put in a line") {
   CHECK(logs::logged_rank("rank3x is not a rank") == -1);
   CHECK(logs::logged_rank("step 100 loss 2.5") == -1);
 }
+
+TEST_CASE("json_rank: the rank a JSON-lines record carries") {
+  CHECK(logs::json_rank(R"({"ts": "2026-12-02T05:39:49.085101Z", "rank": 3, "level": "ERROR", "msg": "x"})") == 3);
+  CHECK(logs::json_rank(R"({"rank":12,"msg":"step"})") == 12);
+  CHECK(logs::json_rank(R"({"rank": "5", "level": "INFO"})") == 5);
+  CHECK(logs::json_rank(R"({"ranks": [1, 2], "msg": "joined"})") == -1);
+  CHECK(logs::json_rank(R"({"rank": 1.5})") == -1);
+  CHECK(logs::json_rank(R"({"rank": "5x"})") == -1);
+  CHECK(logs::json_rank(R"(INFO {"rank": 1})") == -1);  // not a record of its own
+  CHECK(logs::attribute_line(R"({"time": "05:38:52.912", "rank": 3, "level": "CRITICAL"})").rank == 3);
+  CHECK(logs::attribute_line(R"({"time": "05:38:52.912", "rank": 3, "level": "CRITICAL"})").strip == 0);
+}

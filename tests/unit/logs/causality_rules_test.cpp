@@ -138,6 +138,22 @@ TEST_CASE("a traceback another process's log lines landed in stays its logged ra
   CHECK(r.diagnoses[0].initiating_rank == 1);
 }
 
+TEST_CASE("JSON-lines records name their rank: the one that logged no lost peer is the silent initiator") {
+  // A job's own json.dumps logger; rank 3 logs a CRITICAL and aborts (SIGABRT, nothing printed).
+  std::string stream;
+  for (int step = 0; step < 3; ++step)
+    for (int r = 0; r < 4; ++r)
+      stream += R"({"time": "05:38:52.)" + std::to_string(100 + step) + R"(", "rank": )" + std::to_string(r) +
+                R"(, "level": "INFO", "msg": "step", "step": )" + std::to_string(step) + "}\n";
+  stream += R"({"time": "05:38:52.912", "rank": 3, "level": "CRITICAL", "msg": "index buffer corrupted, aborting"})" "\n";
+  for (int r : {2, 0, 1})
+    stream += R"({"time": "05:38:52.957", "rank": )" + std::to_string(r) +
+              R"j(, "level": "ERROR", "msg": "training failed", "error": "RuntimeError('[./gloo/transport/tcp/pair.cc:598] Connection closed by peer [127.0.0.1]:13233')"})j" "\n";
+  auto r = diagnose({{"train.jsonl", stream}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses[0].initiating_rank == 3);
+}
+
 TEST_CASE("the elastic agent's failed-worker line names the rank when nothing else does") {
   // torch/distributed/elastic/multiprocessing/api.py: the agent's log when a worker fails.
   std::string log =

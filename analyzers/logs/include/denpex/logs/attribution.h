@@ -31,6 +31,11 @@ Attribution attribute_line(std::string_view line);
 // line a traceback follows (logging.exception prints its message, then the traceback bare).
 int logged_rank(std::string_view line);
 
+// A JSON-lines record (structlog, python-json-logger, a job's own `json.dumps`) that carries its
+// rank as a top-level number near its front: `{"ts": "...", "rank": 3, "level": "ERROR", ...}`;
+// -1 when none. The record is the line's text: its fields stay for fingerprints.
+int json_rank(std::string_view line);
+
 // From a file name: `rank3.log`, `rank-3.txt`, `worker_3.out`, `node-05.out`, `dmesg-node-05.log`.
 Attribution attribute_file(std::string_view path);
 // True for kernel logs (`dmesg*`, `kern.log*`, `syslog*`): their lines belong to the node.

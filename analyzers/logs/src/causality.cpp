@@ -10,6 +10,7 @@
 
 #include "denpex/logs/evidence.h"
 #include "diagnoser_state.h"
+#include "odd_one_out.h"
 
 namespace denpex::logs {
 namespace {
@@ -627,6 +628,23 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       if (d.initiating_node.empty()) d.initiating_node = named->source->node;
       hang_notes.push_back("The same " + primary->entry->id + " is printed by rank " + std::to_string(d.initiating_rank) +
                            " at " + at(st, *named) + ", and by no other rank: the unprefixed lines are that rank's.");
+    }
+  }
+  // Ranks that compare themselves with peers and all raise (a model or collective mismatch): the
+  // rank their messages show apart from the rest, whichever rank printed first.
+  if (!initiators.empty()) {
+    std::vector<const Captures*> messages;
+    for (const auto& c : all)
+      if (c.entry == primary->entry) messages.push_back(&c.hit.captures);
+    if (auto odd = odd_one_out(messages)) {
+      d.initiating_rank = odd->rank;
+      d.initiating_local_rank = -1;
+      d.initiating_node.clear();
+      for (const auto& c : all)
+        if (c.entry == primary->entry && c.source->rank == odd->rank) d.initiating_node = c.source->node;
+      hang_notes.push_back("Rank " + std::to_string(odd->rank) + " has " + odd->what + " " + odd->value + " where ranks " +
+                           join_ranks(odd->others) + " have " + odd->usual +
+                           ", as the ranks' own messages report: it is the one that differs.");
     }
   }
   // Still no rank: the launcher's own report of which worker failed is evidence too (rule: exit

@@ -154,6 +154,27 @@ TEST_CASE("JSON-lines records name their rank: the one that logged no lost peer 
   CHECK(r.diagnoses[0].initiating_rank == 3);
 }
 
+TEST_CASE("every rank raises DDP's model mismatch: the rank the messages show apart initiates") {
+  // No launcher prefix: the first traceback is rank 0's, yet rank 3 built the other model.
+  auto mismatch = [](int rank, int params, int other, int other_params) {
+    return "Traceback (most recent call last):\n"
+           "  File \"/w/train.py\", line 11, in <module>\n"
+           "    model = nn.parallel.DistributedDataParallel(model)\n"
+           "RuntimeError: DDP expects same model across all ranks, but Rank " +
+           std::to_string(rank) + " has " + std::to_string(params) + " params, while rank " + std::to_string(other) +
+           " has inconsistent " + std::to_string(other_params) + " params.\n";
+  };
+  auto r = diagnose({{"job.log", mismatch(0, 4, 3, 6) + mismatch(3, 6, 0, 4) + mismatch(2, 4, 3, 6) + mismatch(1, 4, 3, 6)}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses[0].entry->id == "ddp-param-count-mismatch");
+  CHECK(r.diagnoses[0].initiating_rank == 3);
+  // Prefixed the same: rank 0 printed first, rank 3 is still the one.
+  auto p = diagnose({{"rank0.log", mismatch(0, 4, 3, 6)}, {"rank1.log", mismatch(1, 4, 3, 6)},
+                     {"rank2.log", mismatch(2, 4, 3, 6)}, {"rank3.log", mismatch(3, 6, 0, 4)}});
+  REQUIRE_FALSE(p.diagnoses.empty());
+  CHECK(p.diagnoses[0].initiating_rank == 3);
+}
+
 TEST_CASE("the elastic agent's failed-worker line names the rank when nothing else does") {
   // torch/distributed/elastic/multiprocessing/api.py: the agent's log when a worker fails.
   std::string log =

@@ -642,9 +642,9 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       d.initiating_node.clear();
       for (const auto& c : all)
         if (c.entry == primary->entry && c.source->rank == odd->rank) d.initiating_node = c.source->node;
-      hang_notes.push_back("Rank " + std::to_string(odd->rank) + " has " + odd->what + " " + odd->value + " where ranks " +
-                           join_ranks(odd->others) + " have " + odd->usual +
-                           ", as the ranks' own messages report: it is the one that differs.");
+      hang_notes.push_back("Rank " + std::to_string(odd->rank) + " stands apart: " + odd->what + " " + odd->value +
+                           ", where ranks " + join_ranks(odd->others) + " have " + odd->what + " " + odd->usual +
+                           " (as the ranks' own messages report); it is the one that differs.");
     }
   }
   // Still no rank: the launcher's own report of which worker failed is evidence too (rule: exit

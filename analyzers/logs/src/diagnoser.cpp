@@ -1,6 +1,7 @@
 #include "denpex/logs/diagnoser.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 
 #include "denpex/logs/normalize.h"
@@ -396,6 +397,19 @@ static bool is_log_record(std::string_view line) {
   return false;
 }
 
+// `RuntimeError: ...`, `torch.OutOfMemoryError: ...`, `KeyboardInterrupt`: a dotted name whose
+// last part ends like an exception class, then `:` or the end of the line.
+static bool is_exception_line(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size() && i < 200 && (std::isalnum(static_cast<unsigned char>(line[i])) || line[i] == '_' || line[i] == '.'))
+    ++i;
+  if (i == 0 || (i < line.size() && line[i] != ':')) return false;
+  const std::string_view name = line.substr(0, i);
+  for (std::string_view tail : {"Error", "Exception", "Interrupt", "Exit", "Warning", "Failure"})
+    if (name.ends_with(tail)) return true;
+  return false;
+}
+
 int Diagnoser::logged_traceback(InputState& in, std::string_view chunk, size_t offset, uint64_t lineno,
                                 std::string_view line, std::string_view body) {
   constexpr uint64_t kMaxTraceback = 400;  // lines a traceback may span before its exception
@@ -406,7 +420,9 @@ int Diagnoser::logged_traceback(InputState& in, std::string_view chunk, size_t o
     in.traceback_rank = -1;
     for (int k = 1; k <= 2 && in.traceback_rank < 0; ++k) {
       std::string_view prev = line_before(chunk, offset, in.tail, k);
-      if (prev.empty()) break;
+      // The exception line of the traceback before (`RuntimeError: ... but Rank 0 has 4 params`)
+      // names the rank it compares with, not the process that prints the next traceback.
+      if (prev.empty() || is_exception_line(prev)) break;
       if (looks_like_error_record(prev)) in.traceback_rank = logged_rank(prev);
     }
     // `During handling of the above exception ...`: the chained traceback is the same process's.

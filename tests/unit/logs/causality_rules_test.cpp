@@ -168,6 +168,9 @@ TEST_CASE("every rank raises DDP's model mismatch: the rank the messages show ap
   REQUIRE_FALSE(r.diagnoses.empty());
   CHECK(r.diagnoses[0].entry->id == "ddp-param-count-mismatch");
   CHECK(r.diagnoses[0].initiating_rank == 3);
+  // The `Rank 0` in one traceback's exception line does not make the next traceback rank 0's.
+  // (Wrongly taken, rank 0 would show as collateral of itself.)
+  CHECK(r.diagnoses[0].collateral.empty());
   // Prefixed the same: rank 0 printed first, rank 3 is still the one.
   auto p = diagnose({{"rank0.log", mismatch(0, 4, 3, 6)}, {"rank1.log", mismatch(1, 4, 3, 6)},
                      {"rank2.log", mismatch(2, 4, 3, 6)}, {"rank3.log", mismatch(3, 6, 0, 4)}});

@@ -36,7 +36,7 @@ declare -A NAME=(
   [819]=eval-rank-unboundlocal-prefixed
   [820]=resume-state-dict-size-mismatch
   [821]=stale-lock-hang-kill-rest
-  [822]=healthy-late-master-socket-warnings
+  [822]=healthy-ddp-debug-info-unused-warning
   [823]=walltime-timeout-sigterm-all
   [824]=healthy-skip-nonfinite-warning
 )
@@ -59,7 +59,7 @@ c803() {
 c804() { $L -n 4 "$J/perplexity_overflow.py"; }
 c805() { OUT_DIR=$TMPD $L -n 3 "$J/ddp_typo_rank0_save.py"; }
 c806() { $L -n 3 "$J/pipeline_recv_timeout.py"; }
-c807() { $L -n 4 --nproc-per-node 2 "$J/broadcast_local_rank_src.py"; }
+c807() { $L -n 4 --nproc-per-node 2 --tag '[rank{r}]: ' "$J/broadcast_local_rank_src.py"; }
 c808() { $L -n 4 --tag '[rank{r}]: ' "$J/checkpoint_forward_hook.py"; }
 c809() { $L -n 3 "$J/nan_guard.py"; }
 c810() { $L -n 3 --watch "$J/native_abort.py"; }
@@ -96,7 +96,7 @@ c821() {
   rm -rf "$TMPD/cache"; mkdir -p "$TMPD/cache/node2"; echo 31337 > "$TMPD/cache/node2/tokenized_train.arrow.lock"
   CACHE_ROOT=$TMPD/cache $L -n 3 --watch --kill-rest 3 "$J/stale_filelock_hang.py"
 }
-c822() { $L -n 3 --delay 0:3 --tag '[rank{r}]: ' "$J/healthy_late_master.py"; }
+c822() { TORCH_DISTRIBUTED_DEBUG=INFO $L -n 3 --tag '[rank{r}]: ' "$J/healthy_ddp_debug_info.py"; }
 c823() { timeout 14 $L -n 4 --forward --watch "$J/walltime_timeout.py"; echo "exit status $?"; }
 c824() { $L -n 3 "$J/healthy_skip_nonfinite.py"; }
 

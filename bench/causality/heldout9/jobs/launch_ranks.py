@@ -12,6 +12,7 @@ usage: launch_ranks.py -n N [options] script.py [args...]
   --delay R:S      start rank R S seconds after the others
   --pidfile F      write the worker pids, one line, rank order
   --forward        forward SIGTERM/SIGINT to the workers
+  --master-addr A  MASTER_ADDR for the workers (default 127.0.0.1)
   --nproc-per-node K  LOCAL_RANK = rank % K (pretend K ranks per node)
 """
 import argparse, os, signal, socket, subprocess, sys, threading, time
@@ -22,6 +23,7 @@ p.add_argument("--tag"); p.add_argument("--logdir"); p.add_argument("--logname",
 p.add_argument("--watch", action="store_true"); p.add_argument("--kill-rest", type=float)
 p.add_argument("--delay", action="append", default=[]); p.add_argument("--pidfile")
 p.add_argument("--forward", action="store_true"); p.add_argument("--nproc-per-node", type=int)
+p.add_argument("--master-addr", default="127.0.0.1")
 p.add_argument("script"); p.add_argument("args", nargs=argparse.REMAINDER)
 a = p.parse_args()
 
@@ -40,7 +42,7 @@ def reset_sig():
     signal.signal(signal.SIGINT, signal.SIG_DFL); signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 def start(r):
-    env = dict(os.environ, MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), WORLD_SIZE=str(a.n),
+    env = dict(os.environ, MASTER_ADDR=a.master_addr, MASTER_PORT=str(port), WORLD_SIZE=str(a.n),
                RANK=str(r), LOCAL_RANK=str(r % a.nproc_per_node if a.nproc_per_node else r))
     cmd = [sys.executable, "-u", a.script] + a.args
     if a.tag is not None:

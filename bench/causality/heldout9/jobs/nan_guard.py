@@ -1,5 +1,5 @@
 # Rank shows up only in the logger name (train.rank1). Rank 1's shard has a corrupted feature
-# (inf) at step 13; the NaN guard raises FloatingPointError on that rank. Peers: Connection closed.
+# (inf) at step 13; the NaN guard logs an ERROR and raises FloatingPointError on that rank. Peers: Connection closed.
 import logging, math, os, sys, time
 from datetime import timedelta
 import torch, torch.distributed as dist
@@ -19,6 +19,7 @@ for step in range(30):
     loss = ((x @ w - 1.0) ** 2).mean()
     running = 0.9 * running + 0.1 * loss.item()
     if not math.isfinite(running):
+        log.error("loss became non-finite at step %d (batch loss %s)", step, loss.item())
         raise FloatingPointError(f"non-finite running loss {running} at step {step}; aborting (check input pipeline)")
     opt.zero_grad(); loss.backward()
     dist.all_reduce(w.grad); w.grad /= world

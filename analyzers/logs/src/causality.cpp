@@ -10,6 +10,7 @@
 
 #include "denpex/logs/evidence.h"
 #include "diagnoser_state.h"
+#include "exit_reports.h"
 #include "odd_one_out.h"
 
 namespace denpex::logs {
@@ -772,6 +773,29 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
                            "); an inference from pids, not a report.");
       break;
     }
+  // Last, the job's own launcher's word on how each worker ended: the one that ended differently.
+  if (d.initiating_rank < 0) {
+    std::vector<WorkerExit> exits;
+    const Cand* first_report = nullptr;
+    for (const auto& c : all) {
+      const auto& cap = c.hit.captures;
+      auto w = cap.find("worker");
+      if (w == cap.end() || w->second.empty() || c.entry->id != "launcher-worker-exit-report") continue;
+      WorkerExit e{std::atoi(w->second.c_str()), "", 0};
+      if (auto sig = cap.find("signal"); sig != cap.end()) e.signal = sig->second;
+      if (auto ec = cap.find("exitcode"); ec != cap.end()) e.exitcode = std::atoi(ec->second.c_str());
+      exits.push_back(std::move(e));
+      if (!first_report) first_report = &c;
+    }
+    if (auto odd = odd_exit(exits)) {
+      d.initiating_rank = odd->worker;
+      d.failed = true;
+      hang_notes.push_back("The launcher reports that worker " + std::to_string(odd->worker) + " " + odd->how +
+                           (odd->others.empty() ? "" : " while " + odd->others) + " (" + at(st, *first_report) +
+                           " and below): it ended differently from the rest, so it is taken as rank " +
+                           std::to_string(odd->worker) + " (one launcher on one node).");
+    }
+  }
   if (d.initiating_rank >= 0 && d.initiating_rank == root_rank && report.root_cause) {
     if (d.initiating_node.empty()) d.initiating_node = report.root_cause->cause.host;
     if (d.initiating_local_rank < 0) d.initiating_local_rank = report.root_cause->cause.local_rank;

@@ -25,6 +25,12 @@ std::optional<OddOneOut> odd_in(const std::vector<const Captures*>& messages, co
       auto [it, added] = held.try_emplace(rank, v->second);
       if (!added && it->second != v->second) return std::nullopt;  // the messages disagree
     }
+  return odd_value(held, what);
+}
+
+}  // namespace
+
+std::optional<OddOneOut> odd_value(const std::map<int, std::string>& held, const std::string& what) {
   if (held.size() < 3) return std::nullopt;
   std::map<std::string, std::vector<int>> by_value;
   for (const auto& [rank, value] : held) by_value[value].push_back(rank);
@@ -34,8 +40,6 @@ std::optional<OddOneOut> odd_in(const std::vector<const Captures*>& messages, co
   if (lone->second.size() != 1 || rest->second.size() < 2) return std::nullopt;
   return OddOneOut{lone->second.front(), what, lone->first, rest->first, rest->second};
 }
-
-}  // namespace
 
 std::optional<OddOneOut> odd_one_out(const std::vector<const Captures*>& messages) {
   std::set<std::string> compared;  // X such that some message holds both X and other_X

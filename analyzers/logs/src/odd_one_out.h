@@ -4,6 +4,7 @@
 // collective checker's `Rank 1 is running collective: ...OpType=BROADCAST... but Rank 0 is
 // running collective: ...OpType=ALLREDUCE`. Every rank raises such a message, so the first one
 // printed says nothing about who is wrong; what they say together does.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,5 +25,8 @@ struct OddOneOut {
 // whose X no other rank shares, when at least two others all share one value. nullopt when the
 // messages contradict themselves, name fewer than three ranks, or leave more than one apart.
 std::optional<OddOneOut> odd_one_out(const std::vector<const Captures*>& messages);
+
+// The same over values already gathered (rank -> what it holds).
+std::optional<OddOneOut> odd_value(const std::map<int, std::string>& held, const std::string& what);
 
 }  // namespace denpex::logs

@@ -43,8 +43,11 @@ void Scanner::feed(uint32_t source, uint64_t line, std::string_view text, const 
     }
     const core::Entry& entry = matcher_.entries()[fp->entry];
     const auto& def = entry.fingerprints[fp->index];
+    // A minor entry repeated is news once; a per-worker report (tag `per-worker`) says something
+    // new on each line.
     const bool summarised = entry.severity != core::Severity::Fatal && entry.severity != core::Severity::Error &&
-                            fp->requires_id < 0 && fp->excludes_id < 0 && !fp->when;
+                            fp->requires_id < 0 && fp->excludes_id < 0 && !fp->when &&
+                            std::find(entry.tags.begin(), entry.tags.end(), "per-worker") == entry.tags.end();
     const uint64_t first_key = (uint64_t(uint32_t(id)) << 32) | source;
     if (summarised) {
       if (Summary* first = first_.find(first_key)) {

@@ -113,12 +113,14 @@ std::vector<std::string> lines_of(std::string_view text) {
 
 std::string dense_log(const denpex::encyclopedia::Library& lib, double density, int repeat) {
   // Examples of warning and info entries that no error entry matches too (an Xid line is also a
-  // generic Xid error): errors keep each hit, so their repeats may rightly change the report.
+  // generic Xid error): errors keep each hit, so their repeats may rightly change the report. So
+  // do per-worker reports (tag `per-worker`: each line names another worker).
   denpex::logs::Matcher matcher(lib.entries());
   auto advisory_only = [&](const std::string& ex) {
     for (const auto& h : denpex::logs::scan_text(matcher, ex)) {
-      const auto sev = lib.entries()[h.entry].severity;
-      if (sev == denpex::core::Severity::Fatal || sev == denpex::core::Severity::Error) return false;
+      const auto& e = lib.entries()[h.entry];
+      if (e.severity == denpex::core::Severity::Fatal || e.severity == denpex::core::Severity::Error) return false;
+      if (std::find(e.tags.begin(), e.tags.end(), "per-worker") != e.tags.end()) return false;
     }
     return true;
   };

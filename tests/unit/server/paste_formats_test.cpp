@@ -36,6 +36,8 @@ const Case kCases[] = {
     {"srun-task-exited.log", "unrecognized-exception", 3, "nid004127"},
     {"timeouts-missing-rank.log", "nccl-watchdog-timeout", 0, ""},
     {"horovodrun-exit.log", "mpirun-process-failed", 1, ""},
+    {"launcher-exit-reports-abort.log", "gloo-connection-closed-by-peer", 2, ""},
+    {"launcher-exit-reports-code.log", "gloo-connection-closed-by-peer", 1, ""},
     {"operator-pod-failed.log", "k8s-pytorchjob-pod-failed", -1, "bert-train-worker-1"},
     {"launch-calledprocesserror.log", "torchrun-worker-failed", 5, ""},
     {"watchdog-names-plain-traceback.log", "cuda-illegal-memory-access", 2, ""},

@@ -87,6 +87,8 @@ bool nccl_prefix(std::string_view line, Attribution& a) {
   if (c1 == std::string_view::npos || c1 == 0) return false;
   a.local_rank = dev;
   a.node = std::string(who.substr(0, c1));
+  size_t j = c1 + 1;
+  if (int pid = 0; number(who, j, pid) && j < who.size() && who[j] == ':') a.pid = pid;
   return true;
 }
 
@@ -280,6 +282,24 @@ int json_rank(std::string_view line) {
   if (quoted && (i >= head.size() || head[i++] != '"')) return -1;
   if (i < head.size() && head[i] != ',' && head[i] != '}' && head[i] != ' ') return -1;
   return r;
+}
+
+int logged_pid(std::string_view line) {
+  std::string_view head = line.substr(0, 160);
+  for (size_t at = 0; at + 4 < head.size(); ++at) {
+    if ((head[at] | 0x20) != 'p' || (head[at + 1] | 0x20) != 'i' || (head[at + 2] | 0x20) != 'd') continue;
+    if (at > 0 && (ascii_alnum(static_cast<unsigned char>(head[at - 1])) || head[at - 1] == '_')) continue;
+    size_t i = at + 3;
+    size_t seps = 0;
+    while (i < head.size() && seps < 2 && (head[i] == ' ' || head[i] == '=' || head[i] == ':')) ++i, ++seps;
+    if (seps == 0) continue;
+    int pid = 0;
+    const size_t digits = i;
+    if (!number(head, i, pid) || i - digits > 9 || pid <= 0) continue;
+    if (i < head.size() && (ascii_alnum(static_cast<unsigned char>(head[i])) || head[i] == '.')) continue;
+    return pid;
+  }
+  return -1;
 }
 
 int logged_rank(std::string_view line) {

@@ -773,6 +773,16 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
                            "); an inference from pids, not a report.");
       break;
     }
+  // A report that names only the failed process's pid (bash's `line 57: 14702 Killed`, the
+  // kernel's `Killed process 14702`): the rank the log tied that pid to.
+  if (auto pid = primary->hit.captures.find("pid"); d.initiating_rank < 0 && pid != primary->hit.captures.end()) {
+    const int p = std::atoi(pid->second.c_str());
+    if (auto owner = st.pid_rank.find(p); p > 0 && owner != st.pid_rank.end()) {
+      d.initiating_rank = owner->second;
+      hang_notes.push_back("Process " + pid->second + " is rank " + std::to_string(owner->second) +
+                           " by the log's own lines (a rank and a pid on one line, or NCCL's host:pid prefix).");
+    }
+  }
   // Last, the job's own launcher's word on how each worker ended: the one that ended differently.
   if (d.initiating_rank < 0) {
     std::vector<WorkerExit> exits;

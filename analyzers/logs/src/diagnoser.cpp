@@ -349,6 +349,20 @@ int Diagnoser::source_key(uint32_t input, const Attribution& a) {
   return -2 - it->second;
 }
 
+void Diagnoser::note_pid(const Attribution& a, int rank, std::string_view body) {
+  constexpr size_t kMaxPids = 4096;  // a job's processes; more is no job's startup
+  auto& pids = state_->pid_rank;
+  if (pids.size() >= kMaxPids) return;
+  int pid = rank >= 0 ? a.pid : -1;
+  int owner = rank;
+  if (pid < 0) {
+    pid = logged_pid(body);
+    if (pid < 0) return;
+    if (owner < 0) owner = logged_rank(body);
+  }
+  if (owner >= 0) pids.try_emplace(pid, owner);
+}
+
 namespace {
 // The k-th line (1: the one just before) before the line at `offset` of `chunk`, reaching back
 // into the input's tail; empty when there is none.
@@ -482,6 +496,10 @@ void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offs
   const uint32_t source = note_rank(input, key);
   SourceInfo& src = st.sources[source];
   const int rank = src.rank;
+  // Processes say their pid where they start (`rank=2 pid=14702 starting`, NCCL's init lines):
+  // only the head of an input is read for it.
+  constexpr uint64_t kPidLines = 4096;
+  if (lineno <= kPidLines) note_pid(a, rank, body);
   if (src.local_rank < 0 && a.local_rank >= 0) src.local_rank = a.local_rank;
   if (src.node.empty() && !a.node.empty()) src.node = a.node;
   if (may_hold_clock(norm))

@@ -74,6 +74,9 @@ struct Diagnoser::State {
   std::vector<Snapshot> snapshots;
   std::optional<LineRef> first_error_line;
   uint64_t order = 0;
+  // pid -> global rank, from lines that name both (`rank=2 pid=14702`, a `[rankN]:` line's NCCL
+  // `host:pid:tid` prefix): a report that names only a pid names that rank (note_pid).
+  std::map<int, int> pid_rank;
   // Sources whose event tracker is inside a traceback or a table: while any is, every line is
   // walked, since any line of theirs may end or extend what the tracker holds.
   size_t busy = 0;

@@ -224,3 +224,15 @@ TEST_CASE("json_rank: the rank a JSON-lines record carries") {
   CHECK(logs::attribute_line(R"({"time": "05:38:52.912", "rank": 3, "level": "CRITICAL"})").rank == 3);
   CHECK(logs::attribute_line(R"({"time": "05:38:52.912", "rank": 3, "level": "CRITICAL"})").strip == 0);
 }
+
+TEST_CASE("logged_pid: the process id a line names beside its words") {
+  CHECK(logs::logged_pid("worker rank=2 pid=14702 starting") == 14702);
+  CHECK(logs::logged_pid("2026-12-02 04:39:24,543 [pid 12872] INFO train: ready") == 12872);
+  CHECK(logs::logged_pid("failed (exitcode: 1) local_rank: 0 (pid: 4242) of binary") == 4242);
+  CHECK(logs::logged_pid("PID 77 exited") == 77);
+  CHECK(logs::logged_pid("rapid 3 steps") == -1);   // not a word of its own
+  CHECK(logs::logged_pid("pid_file=/run/x.pid") == -1);
+  CHECK(logs::logged_pid("pid: 12ab") == -1);
+  CHECK(logs::logged_pid("pids 1 2 3") == -1);
+  CHECK(logs::attribute_line("node-02:41222:41290 [2] NCCL INFO comm 0x5581a3e0 rank 2 nranks 4").pid == 41222);
+}

@@ -178,6 +178,27 @@ TEST_CASE("every rank raises DDP's model mismatch: the rank the messages show ap
   CHECK(p.diagnoses[0].initiating_rank == 3);
 }
 
+TEST_CASE("a kill report that names only a pid names the rank the log tied that pid to") {
+  // Workers started by a shell loop (`cmd &`); bash reports the one the OOM killer took by pid.
+  std::string stream =
+      "worker rank=1 pid=14701 starting\n"
+      "worker rank=2 pid=14702 starting\n"
+      "worker rank=0 pid=14700 starting\n"
+      "step 0 loss 2.31\n"
+      "run.sh: line 57: 14702 Killed                  RANK=$r $PY -u train.py\n";
+  stream += kClosed;
+  stream += kClosed;
+  auto r = diagnose({{"job.log", stream}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses[0].entry->id == "process-killed-sigkill");
+  CHECK(r.diagnoses[0].initiating_rank == 2);
+  // No line ties the pid to a rank: none is named.
+  auto bare = diagnose({{"job.log", "step 0 loss 2.31\nrun.sh: line 57: 14702 Killed                  python -u train.py\n" +
+                                        std::string(kClosed)}});
+  REQUIRE_FALSE(bare.diagnoses.empty());
+  CHECK(bare.diagnoses[0].initiating_rank == -1);
+}
+
 TEST_CASE("the elastic agent's failed-worker line names the rank when nothing else does") {
   // torch/distributed/elastic/multiprocessing/api.py: the agent's log when a worker fails.
   std::string log =

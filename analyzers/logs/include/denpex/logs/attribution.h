@@ -15,6 +15,7 @@ struct Attribution {
   // `host: `, `kubectl logs --prefix`), so lines without a rank can be told apart by it.
   bool node_prefix = false;
   size_t strip = 0;     // bytes of launcher prefix to remove before matching
+  int pid = -1;         // the process id NCCL's `host:pid:tid [N] NCCL` prefix names, -1 when none
 
   bool empty() const { return rank < 0 && local_rank < 0 && node.empty(); }
 };
@@ -30,6 +31,12 @@ Attribution attribute_line(std::string_view line);
 // ERROR | ...`, `[RANK 0] ...`, `rank=1 step=3`, `rank 2: ...`; -1 when none. Read only for the
 // line a traceback follows (logging.exception prints its message, then the traceback bare).
 int logged_rank(std::string_view line);
+
+// The process id a line names beside its words: `pid=14702`, `pid 14702`, `(pid: 14702)`,
+// `PID 14702`, in the first 160 bytes; -1 when none. With logged_rank it ties a pid to a rank
+// (`worker rank=2 pid=14702 starting`), so that a report naming only the pid (bash's `line 57:
+// 14702 Killed`, the kernel's `Killed process 14702`) names the rank.
+int logged_pid(std::string_view line);
 
 // A JSON-lines record (structlog, python-json-logger, a job's own `json.dumps`) that carries its
 // rank as a top-level number near its front: `{"ts": "...", "rank": 3, "level": "ERROR", ...}`;

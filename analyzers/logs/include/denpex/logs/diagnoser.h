@@ -107,6 +107,9 @@ class Diagnoser {
   void catch_up_clock(uint32_t input, std::string_view chunk, size_t begin);
   std::optional<double> line_clock(std::string_view raw);
   uint32_t note_rank(uint32_t input, int rank);
+  // Files the pid a line ties to a rank (State::pid_rank): its NCCL prefix's pid with the rank
+  // of its source, else the pid and rank its words name.
+  void note_pid(const Attribution& a, int rank, std::string_view body);
   // The key a line's source is filed under: its rank, else a host prefix's node (as -2 - index),
   // else the file's rank, else -1.
   int source_key(uint32_t input, const Attribution& a);

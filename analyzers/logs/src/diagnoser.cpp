@@ -424,6 +424,18 @@ static bool is_exception_line(std::string_view line) {
   return false;
 }
 
+// A tqdm bar an exception closed on its way out: tqdm rewrites the bar (`\rrank 2:  58%|...| 7/12
+// [00:02<00:01,  3.17it/s]`) and ends the line, and the traceback follows from the same process.
+// Other ranks' bars may share the line before their `\r`s; the last one is the closing bar's.
+static int closed_bar_rank(std::string_view line) {
+  if (size_t cr = line.rfind('\r'); cr != std::string_view::npos) line.remove_prefix(cr + 1);
+  const size_t bar = line.find("%|");
+  if (bar == std::string_view::npos || bar > 160 ||
+      (line.find("it/s]") == std::string_view::npos && line.find("s/it]") == std::string_view::npos))
+    return -1;
+  return logged_rank(line.substr(0, bar));
+}
+
 int Diagnoser::logged_traceback(InputState& in, std::string_view chunk, size_t offset, uint64_t lineno,
                                 std::string_view line, std::string_view body) {
   constexpr uint64_t kMaxTraceback = 400;  // lines a traceback may span before its exception
@@ -438,6 +450,7 @@ int Diagnoser::logged_traceback(InputState& in, std::string_view chunk, size_t o
       // names the rank it compares with, not the process that prints the next traceback.
       if (prev.empty() || is_exception_line(prev)) break;
       if (looks_like_error_record(prev)) in.traceback_rank = logged_rank(prev);
+      else if (k == 1) in.traceback_rank = closed_bar_rank(prev);
     }
     // `During handling of the above exception ...`: the chained traceback is the same process's.
     if (in.traceback_rank < 0 && in.chained && lineno - in.ended_line <= 4) in.traceback_rank = in.ended_rank;

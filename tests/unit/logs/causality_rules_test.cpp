@@ -199,6 +199,26 @@ TEST_CASE("a kill report that names only a pid names the rank the log tied that 
   CHECK(bare.diagnoses[0].initiating_rank == -1);
 }
 
+TEST_CASE("a progress bar an exception closed names the rank of the traceback below it") {
+  // Every rank's tqdm bar on one terminal (desc "rank N"); rank 2's loader raises, tqdm rewrites
+  // its bar and ends the line, then its traceback; the peers' bars close the same way.
+  auto bar = [](int rank, const char* rate) {
+    return "\rrank " + std::to_string(rank) + ":  58%|\u2588\u2588\u2588\u2588\u2588\u258a    | 7/12 [00:02<00:01,  " + rate + "]";
+  };
+  std::string stream = bar(1, "5.82it/s") + bar(0, "5.83it/s") + bar(2, "3.17it/s") + "\n" +
+                       "Traceback (most recent call last):\n"
+                       "  File \"/w/train.py\", line 31, in <module>\n"
+                       "    for batch in tqdm(loader, desc=f\"rank {rank}\"):\n"
+                       "UnicodeDecodeError: 'utf-8' codec can't decode byte 0xe9 in position 7: invalid continuation byte\n" +
+                       bar(0, "2.35it/s") + "\n" + kClosed + bar(1, "1.47s/it") + "\n" + kClosed;
+  auto r = diagnose({{"job.log", stream}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses[0].initiating_rank == 2);
+  std::vector<int> collateral;
+  for (const auto& c : r.diagnoses[0].collateral) collateral.push_back(c.rank);
+  CHECK(collateral == std::vector<int>{0, 1});
+}
+
 TEST_CASE("the elastic agent's failed-worker line names the rank when nothing else does") {
   // torch/distributed/elastic/multiprocessing/api.py: the agent's log when a worker fails.
   std::string log =

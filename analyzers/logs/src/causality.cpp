@@ -773,6 +773,29 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
                            "); an inference from pids, not a report.");
       break;
     }
+  // An initiating fault printed without a rank (bash's `Aborted` notice, a faulthandler dump)
+  // while every rank in the logs but one reports losing a peer: it is that one's.
+  if (d.initiating_rank < 0 && !initiators.empty() && primary->source->rank < 0) {
+    std::set<int> known, lost;
+    for (const auto& s : st.sources)
+      if (s.rank >= 0) known.insert(s.rank);
+    for (const auto& in : st.inputs)
+      if (in.file_attr.rank >= 0 && in.summary.lines > 0) known.insert(in.file_attr.rank);
+    std::set<int> spoke;  // ranks with a serious line of any kind
+    for (const auto& [src, line] : first_collateral)
+      if (src->rank >= 0) lost.insert(src->rank);
+    for (const auto& c : all)
+      if (c.source->rank >= 0 && is_serious(c.entry)) spoke.insert(c.source->rank);
+    std::vector<int> quiet;
+    for (int r : known)
+      if (!spoke.count(r)) quiet.push_back(r);
+    if (quiet.size() == 1 && lost.size() >= 2) {
+      d.initiating_rank = quiet.front();
+      hang_notes.push_back("The fault names no rank; ranks " + join_ranks(std::vector<int>(lost.begin(), lost.end())) +
+                           " lost a peer after it and rank " + std::to_string(quiet.front()) +
+                           " reported nothing: it is that rank's.");
+    }
+  }
   // A report that names only the failed process's pid (bash's `line 57: 14702 Killed`, the
   // kernel's `Killed process 14702`): the rank the log tied that pid to.
   if (auto pid = primary->hit.captures.find("pid"); d.initiating_rank < 0 && pid != primary->hit.captures.end()) {

@@ -219,6 +219,29 @@ TEST_CASE("a progress bar an exception closed names the rank of the traceback be
   CHECK(collateral == std::vector<int>{0, 1});
 }
 
+TEST_CASE("an unranked fault is the one rank's that reported nothing while the others lost a peer") {
+  // bash's notice names no rank; ranks 0-2 lost their peer, rank 3 only logged its steps.
+  std::string stream;
+  for (int r = 0; r < 4; ++r) stream += "[rank" + std::to_string(r) + "]:step 0 loss 2.31\n";
+  stream += "run.sh: line 47:  8891 Aborted                 RANK=$r $PY -u train.py\n";
+  for (int r = 0; r < 3; ++r) {
+    std::string closed = kClosed;
+    for (size_t at = 0; at < closed.size(); at = closed.find('\n', at) + 1) {
+      closed.insert(at, "[rank" + std::to_string(r) + "]:");
+      if (closed.find('\n', at) == closed.size() - 1) break;
+    }
+    stream += closed;
+  }
+  auto r = diagnose({{"job.log", stream}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses[0].entry->id == "process-aborted");
+  CHECK(r.diagnoses[0].initiating_rank == 3);
+  // Two ranks quiet: no one is named.
+  auto two = diagnose({{"job.log", "[rank3]:step 0\n[rank4]:step 0\n" + stream}});
+  REQUIRE_FALSE(two.diagnoses.empty());
+  CHECK(two.diagnoses[0].initiating_rank == -1);
+}
+
 TEST_CASE("the elastic agent's failed-worker line names the rank when nothing else does") {
   // torch/distributed/elastic/multiprocessing/api.py: the agent's log when a worker fails.
   std::string log =

@@ -46,7 +46,6 @@ int bracket_rank(std::string_view line) {
   return -1;
 }
 
-
 // A launcher prefix behind a timestamp the user's log collector added:
 // `2024-11-20 14:37:16 [rank3]: torch.OutOfMemoryError: ...`. Only when everything before the
 // `[rankN]:` is a wall-clock stamp, so that text which merely mentions `[rank3]:` is not taken.
@@ -277,9 +276,9 @@ int json_rank(std::string_view line) {
   const bool quoted = i < head.size() && head[i] == '"';  // `"rank": "3"` from a str() of the env
   i += quoted;
   int r = 0;
-  const size_t digits = i;
-  if (!number(head, i, r) || i - digits > 7) return -1;
+  if (!number(head, i, r)) return -1;
   if (quoted && (i >= head.size() || head[i++] != '"')) return -1;
+  // Also turns down a number longer than the 7 digits `number` reads.
   if (i < head.size() && head[i] != ',' && head[i] != '}' && head[i] != ' ') return -1;
   return r;
 }
@@ -294,8 +293,8 @@ int logged_pid(std::string_view line) {
     while (i < head.size() && seps < 2 && (head[i] == ' ' || head[i] == '=' || head[i] == ':')) ++i, ++seps;
     if (seps == 0) continue;
     int pid = 0;
-    const size_t digits = i;
-    if (!number(head, i, pid) || i - digits > 9 || pid <= 0) continue;
+    if (!number(head, i, pid) || pid <= 0) continue;
+    // A word of its own, and no longer than the 7 digits `number` reads (Linux pids have 7 at most).
     if (i < head.size() && (ascii_alnum(static_cast<unsigned char>(head[i])) || head[i] == '.')) continue;
     return pid;
   }

@@ -220,6 +220,7 @@ TEST_CASE("json_rank: the rank a JSON-lines record carries") {
   CHECK(logs::json_rank(R"({"ranks": [1, 2], "msg": "joined"})") == -1);
   CHECK(logs::json_rank(R"({"rank": 1.5})") == -1);
   CHECK(logs::json_rank(R"({"rank": "5x"})") == -1);
+  CHECK(logs::json_rank(R"({"rank": 123456789})") == -1);
   CHECK(logs::json_rank(R"(INFO {"rank": 1})") == -1);  // not a record of its own
   CHECK(logs::attribute_line(R"({"time": "05:38:52.912", "rank": 3, "level": "CRITICAL"})").rank == 3);
   CHECK(logs::attribute_line(R"({"time": "05:38:52.912", "rank": 3, "level": "CRITICAL"})").strip == 0);
@@ -234,5 +235,6 @@ TEST_CASE("logged_pid: the process id a line names beside its words") {
   CHECK(logs::logged_pid("pid_file=/run/x.pid") == -1);
   CHECK(logs::logged_pid("pid: 12ab") == -1);
   CHECK(logs::logged_pid("pids 1 2 3") == -1);
+  CHECK(logs::logged_pid("pid=123456789 x") == -1);  // longer than a pid
   CHECK(logs::attribute_line("node-02:41222:41290 [2] NCCL INFO comm 0x5581a3e0 rank 2 nranks 4").pid == 41222);
 }

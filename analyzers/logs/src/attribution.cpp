@@ -283,7 +283,31 @@ int json_rank(std::string_view line) {
   return r;
 }
 
+namespace {
+// glog's head names the writing thread's id, the pid for a process's main thread (Python's glog
+// formatters print the pid there): `I1202 13:51:13.753002   14764 trainer.py:18] ...`.
+int glog_pid(std::string_view line) {
+  auto digits = [&](size_t from, size_t n) {
+    for (size_t i = from; i < from + n; ++i)
+      if (i >= line.size() || !is_digit(line[i])) return false;
+    return true;
+  };
+  if (line.size() < 20 || std::string_view("IWEF").find(line[0]) == std::string_view::npos || !digits(1, 4) ||
+      line[5] != ' ' || !digits(6, 2) || line[8] != ':' || !digits(9, 2) || line[11] != ':' || !digits(12, 2))
+    return -1;
+  size_t i = 14;
+  if (i < line.size() && line[i] == '.')
+    for (++i; i < line.size() && is_digit(line[i]);) ++i;
+  const size_t spaces = i;
+  while (i < line.size() && line[i] == ' ') ++i;
+  int pid = 0;
+  if (i == spaces || !number(line, i, pid) || pid <= 0 || i >= line.size() || line[i] != ' ') return -1;
+  return pid;
+}
+}  // namespace
+
 int logged_pid(std::string_view line) {
+  if (int pid = glog_pid(line); pid > 0) return pid;
   std::string_view head = line.substr(0, 160);
   for (size_t at = 0; at + 4 < head.size(); ++at) {
     if ((head[at] | 0x20) != 'p' || (head[at + 1] | 0x20) != 'i' || (head[at + 2] | 0x20) != 'd') continue;
@@ -301,7 +325,7 @@ int logged_pid(std::string_view line) {
   return -1;
 }
 
-int logged_rank(std::string_view line) {
+int logged_rank(std::string_view line, std::pair<size_t, size_t>* digits_at) {
   std::string_view head = line.substr(0, 120);
   for (size_t at = 0; at + 4 < head.size(); ++at) {
     if ((head[at] | 0x20) != 'r' || (head[at + 1] | 0x20) != 'a' || (head[at + 2] | 0x20) != 'n' ||
@@ -316,6 +340,7 @@ int logged_rank(std::string_view line) {
     const size_t digits = i;
     if (!number(head, i, r) || i - digits > 5) continue;
     if (i < head.size() && (ascii_alnum(static_cast<unsigned char>(head[i])) || head[i] == '.')) continue;
+    if (digits_at) *digits_at = {digits, i - digits};
     return r;
   }
   return -1;

@@ -12,6 +12,7 @@
 #include "diagnoser_state.h"
 #include "exit_reports.h"
 #include "odd_one_out.h"
+#include "peer_lines.h"
 
 namespace denpex::logs {
 namespace {
@@ -827,6 +828,38 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
                            (odd->others.empty() ? "" : " while " + odd->others) + " (" + at(st, *first_report) +
                            " and below): it ended differently from the rest, so it is taken as rank " +
                            std::to_string(odd->worker) + " (one launcher on one node).");
+    }
+  }
+  // Nothing above named the rank: what the ranks' own healthy lines say about one another (a
+  // rank that kept working while the others timed out, the one rank that logged an error, the
+  // one whose output stopped first, the one whose setup differs).
+  if (d.initiating_rank < 0 && d.initiating_node.empty() && d.failed) {
+    const std::vector<PeerLine> lines = collect_peer_lines(st);
+    const Cand* first = primary;
+    if (!from_initiator)
+      for (const auto& c : all)
+        if (!c.entry->can_initiate() && is_serious(c.entry)) {
+          first = &c;
+          break;
+        }
+    const PeerPos at_first{first->source->input, first->hit.line, first->meta.time};
+    std::set<int> timed_out;
+    for (const auto& c : all)
+      if (c.source->rank >= 0 && c.entry->id.find("timeout") != std::string::npos) timed_out.insert(c.source->rank);
+    std::optional<PeerFinding> found;
+    if (!from_initiator && first->entry->id.find("timeout") != std::string::npos)
+      found = alive_after(lines, at_first, timed_out);
+    if (!found) found = lone_error_record(lines, at_first);
+    if (!found) found = went_quiet_first(lines);
+    if (!found) found = odd_report(lines);
+    if (found) {
+      d.initiating_rank = found->rank;
+      if (!from_initiator) {
+        d.confidence = 0.4;
+        std::erase_if(hang_notes, [](const std::string& n) { return n.starts_with("Only collateral symptoms matched"); });
+        if (hang_start.empty()) hang_start = "rank " + std::to_string(found->rank) + ": " + found->chain;
+      }
+      hang_notes.push_back(found->why);
     }
   }
   if (d.initiating_rank >= 0 && d.initiating_rank == root_rank && report.root_cause) {

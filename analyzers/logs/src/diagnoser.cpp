@@ -54,6 +54,7 @@ uint32_t Diagnoser::open(std::string name) {
   in.summary.file = std::move(name);
   in.summary.rank = in.file_attr.rank;
   in.summary.node = in.file_attr.node;
+  in.name_ranks.emplace_back(0, in.file_attr.rank);
   // A live callback wants lines as they come: nothing is held back for it.
   in.holding = options_.repair_pastes_up_to > 0 && !live_;
   state_->inputs.push_back(std::move(in));
@@ -191,7 +192,29 @@ void Diagnoser::process_chunk(uint32_t input, std::string_view chunk) {
   } else {
     scan_range(input, chunk, 0, chunk.size());
   }
+  update_head(input, chunk);
   update_tail(input, chunk);
+}
+
+void Diagnoser::update_head(uint32_t input, std::string_view chunk) {
+  InputState& in = state_->inputs[input];
+  if (in.head_done) return;
+  // Whole lines only (the chunk ends with '\n'), within both caps; the first line that does not
+  // fit ends the head, so that it stays the input's first lines without a gap.
+  const size_t room = std::min(kHeadBytes - in.head.size(), kHeadBudget - state_->head_bytes);
+  size_t end = 0;
+  while (end < chunk.size()) {
+    const void* nl = std::memchr(chunk.data() + end, '\n', chunk.size() - end);
+    const size_t next = nl ? static_cast<size_t>(static_cast<const char*>(nl) - chunk.data()) + 1 : chunk.size();
+    if (next > room || in.head_lines >= kHeadLines) {
+      in.head_done = true;
+      break;
+    }
+    end = next;
+    ++in.head_lines;
+  }
+  in.head.append(chunk.data(), end);
+  state_->head_bytes += end;
 }
 
 void Diagnoser::visit_line(uint32_t input, std::string_view chunk, size_t begin, size_t end, bool likely_hit) {
@@ -389,7 +412,7 @@ std::string_view line_before(std::string_view chunk, size_t offset, std::string_
 // A log record about a failure: its level (ERROR, CRITICAL, FATAL) or words that say one. A
 // WARNING that names an interrupt counts: `logger.warning("interrupted ... (KeyboardInterrupt)",
 // exc_info=True)` is how training loops log a Ctrl-C before the traceback.
-static bool looks_like_error_record(std::string_view line) {
+bool looks_like_error_record(std::string_view line) {
   std::string head(line.substr(0, 240));
   for (char& c : head) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   for (std::string_view w : {"error", "critical", "fatal", "exception", "failed", "crash", "interrupt"})
@@ -503,6 +526,8 @@ void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offs
     const std::string_view name = body.substr(4, body.size() - 8);
     in.file_attr = attribute_file(name);
     in.kernel = is_kernel_log_name(name);
+    constexpr size_t kMaxHeaders = 4096;
+    if (in.name_ranks.size() < kMaxHeaders) in.name_ranks.emplace_back(lineno, in.file_attr.rank);
   }
   int key = source_key(input, a);
   if (key == -1) key = logged_traceback(in, chunk, offset, lineno, norm, body);

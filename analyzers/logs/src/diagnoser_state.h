@@ -32,6 +32,14 @@ struct InputState {
   // For a repaired paste: the paste's line number of each line read (1-based, by line read).
   std::vector<uint64_t> physical;
   std::string tail;     // the last `context` lines, for context snapshots
+  // The first lines read (up to kHeadBytes / kHeadLines), where ranks print their setup: with
+  // `tail`, what peer_lines.h compares between ranks when nothing else names the initiator.
+  std::string head;
+  uint64_t head_lines = 0;
+  bool head_done = false;
+  // The rank a file name gives each stretch of lines: the input's own name from line 1, then
+  // each `==> rank_3.log <==` header from its line on (line, rank).
+  std::vector<std::pair<uint64_t, int>> name_ranks;
   std::optional<double> last_time;
   size_t clock_from = 0;         // where in the current chunk the clock lookback stopped
   bool clock_tail_read = false;  // whether it reached back into `tail` for this chunk
@@ -80,11 +88,19 @@ struct Diagnoser::State {
   // Sources whose event tracker is inside a traceback or a table: while any is, every line is
   // walked, since any line of theirs may end or extend what the tracker holds.
   size_t busy = 0;
+  size_t head_bytes = 0;   // all inputs' heads together (kHeadBudget)
   std::string norm;        // scratch buffer for normalize_line
   std::string clock_norm;  // the same for the clock lookback, which runs while `norm` is in use
 
   explicit State(const Matcher& m) : scanner(m) {}
 };
+
+// How much of each input's head is kept, and of all inputs' heads together (many small per-rank
+// files share the budget; inputs past it keep none).
+constexpr size_t kHeadBytes = 64 * 1024, kHeadLines = 1000, kHeadBudget = 32u << 20;
+
+// A log record about a failure: its level (ERROR, CRITICAL, FATAL) or words that say one.
+bool looks_like_error_record(std::string_view line);
 
 // The line number a reader of the input sees for the n-th line read (1-based).
 inline uint64_t shown_line(const InputState& in, uint64_t n) {

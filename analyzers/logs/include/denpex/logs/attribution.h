@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace denpex::logs {
 
@@ -30,10 +31,12 @@ Attribution attribute_line(std::string_view line);
 // says it: `INFO:rank0:saving ...` (logging's default format, a logger per rank), `... | rank 2 |
 // ERROR | ...`, `[RANK 0] ...`, `rank=1 step=3`, `rank 2: ...`; -1 when none. Read only for the
 // line a traceback follows (logging.exception prints its message, then the traceback bare).
-int logged_rank(std::string_view line);
+// `digits_at`, when given, receives where the rank's digits lie in the line (offset, length).
+int logged_rank(std::string_view line, std::pair<size_t, size_t>* digits_at = nullptr);
 
 // The process id a line names beside its words: `pid=14702`, `pid 14702`, `(pid: 14702)`,
-// `PID 14702`, in the first 160 bytes; -1 when none. With logged_rank it ties a pid to a rank
+// `PID 14702`, in the first 160 bytes, or the id a glog head names (`I1202 13:51:13.75  14764 f.py:18]`);
+// -1 when none. With logged_rank it ties a pid to a rank
 // (`worker rank=2 pid=14702 starting`), so that a report naming only the pid (bash's `line 57:
 // 14702 Killed`, the kernel's `Killed process 14702`) names the rank.
 int logged_pid(std::string_view line);

@@ -95,6 +95,7 @@ class Diagnoser {
   void process_chunk(uint32_t input, std::string_view chunk);
   void scan_range(uint32_t input, std::string_view chunk, size_t lo, size_t hi);
   void update_tail(uint32_t input, std::string_view chunk);
+  void update_head(uint32_t input, std::string_view chunk);
   void walk_candidates(uint32_t input, std::string_view chunk);
   void visit_line(uint32_t input, std::string_view chunk, size_t begin, size_t end, bool likely_hit);
   bool error_like(std::string_view body);

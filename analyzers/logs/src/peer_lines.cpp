@@ -1,0 +1,320 @@
+// The ranks' healthy lines, read back from each input's head and tail, and four ways they single
+// out one rank. See peer_lines.h for when they are asked.
+#include "peer_lines.h"
+
+#include <algorithm>
+#include <map>
+
+#include "denpex/logs/attribution.h"
+#include "denpex/logs/normalize.h"
+#include "find_literal.h"
+#include "odd_one_out.h"
+
+namespace denpex::logs {
+namespace {
+
+constexpr size_t kMaxText = 400;  // bytes of a line compared; enough for a setup report
+
+bool digit(std::string_view s, size_t i) { return i < s.size() && s[i] >= '0' && s[i] <= '9'; }
+
+// A digit run that is part of something larger: a clock or date (`13:51:13`, `2026-12-02`), a
+// decimal or version (`0.3744`, `1.13.1`), an exponent (`1e-05`), an address (`0x7f3a`, `:29500`).
+bool joined(std::string_view s, size_t begin, size_t end) {
+  auto sep = [](char c) { return c == '.' || c == ':' || c == '/' || c == '-' || c == ','; };
+  if (begin >= 2 && sep(s[begin - 1]) && digit(s, begin - 2)) return true;
+  if (end + 1 < s.size() && sep(s[end]) && digit(s, end + 1)) return true;
+  if (begin >= 1 && (s[begin - 1] == 'x' || s[begin - 1] == 'X') && begin >= 2 && s[begin - 2] == '0') return true;
+  if (end < s.size() && (s[end] == 'x' || s[end] == 'X') && end - begin == 1 && s[begin] == '0') return true;
+  if (begin >= 3 && (s[begin - 1] == '-' || s[begin - 1] == '+') && (s[begin - 2] == 'e' || s[begin - 2] == 'E') &&
+      digit(s, begin - 3))
+    return true;
+  if (end + 1 < s.size() && (s[end] == 'e' || s[end] == 'E') && (s[end + 1] == '-' || s[end + 1] == '+')) return true;
+  return false;
+}
+
+bool starts_with_level(std::string_view body) {
+  // glog's E/F heads, and the level words loggers write.
+  if (body.size() > 5 && (body[0] == 'E' || body[0] == 'F') && digit(body, 1) && digit(body, 2) && digit(body, 3) &&
+      digit(body, 4) && body[5] == ' ')
+    return true;
+  for (std::string_view level : {"ERROR", "CRITICAL", "FATAL"}) {
+    for (size_t at = body.find(level); at != std::string_view::npos; at = body.find(level, at + 1)) {
+      const bool word_before = at == 0 || !std::isalnum(static_cast<unsigned char>(body[at - 1]));
+      const size_t end = at + level.size();
+      const bool word_after = end >= body.size() || !std::isalnum(static_cast<unsigned char>(body[end]));
+      if (word_before && word_after) return true;
+    }
+  }
+  return false;
+}
+
+// Lines of a traceback or of code: not what a rank reports about itself.
+bool traceback_line(std::string_view body) {
+  return body.empty() || body[0] == ' ' || body[0] == '\t' || body.starts_with("Traceback (most recent call last)") ||
+         body.starts_with("During handling of the above exception") || body.starts_with("The above exception was");
+}
+
+int name_rank_at(const InputState& in, uint64_t line) {
+  int rank = -1;
+  for (const auto& [from, r] : in.name_ranks) {
+    if (from > line) break;
+    rank = r;
+  }
+  return rank;
+}
+
+template <typename F>
+void each_line(std::string_view text, uint64_t first, F&& f) {
+  uint64_t n = first;
+  for (size_t pos = 0; pos < text.size(); ++n) {
+    const void* nl = std::memchr(text.data() + pos, '\n', text.size() - pos);
+    const size_t end = nl ? static_cast<size_t>(static_cast<const char*>(nl) - text.data()) : text.size();
+    f(n, text.substr(pos, std::min(end - pos, Diagnoser::kMaxLine)));
+    pos = end + 1;
+  }
+}
+
+// Both stretches an input kept, each line once: the head from line 1, then the tail's lines past it.
+template <typename F>
+void kept_lines(const InputState& in, F&& f) {
+  each_line(in.head, 1, f);
+  const uint64_t read = in.physical.empty() ? in.summary.lines : in.physical.size();
+  const uint64_t tail_lines = static_cast<uint64_t>(std::count(in.tail.begin(), in.tail.end(), '\n'));
+  const uint64_t tail_first = read >= tail_lines ? read - tail_lines + 1 : 1;
+  each_line(in.tail, tail_first, [&](uint64_t n, std::string_view line) {
+    if (n > in.head_lines) f(n, line);
+  });
+}
+
+// a after b: by their clocks when both have one, else by position in one input whose line order
+// is the order of writing; nullopt when neither tells.
+std::optional<bool> after(const PeerLine& a, std::optional<double> b_time, uint32_t b_input, uint64_t b_line,
+                          bool b_blocked) {
+  if (a.time && b_time) return *a.time > *b_time;
+  if (a.input == b_input && !a.blocked && !b_blocked) return a.line > b_line;
+  return std::nullopt;
+}
+std::optional<bool> after(const PeerLine& a, const PeerLine& b) { return after(a, b.time, b.input, b.line, b.blocked); }
+
+std::string quote(const PeerLine& l) { return "`" + l.text.substr(0, 160) + "`"; }
+
+std::string join(const std::vector<int>& ranks) {
+  std::string s;
+  for (size_t i = 0; i < ranks.size(); ++i) s += (i ? ", " : "") + std::to_string(ranks[i]);
+  return s;
+}
+
+std::set<int> ranks_of(const std::vector<PeerLine>& lines) {
+  std::set<int> ranks;
+  for (const auto& l : lines) ranks.insert(l.rank);
+  return ranks;
+}
+
+}  // namespace
+
+std::vector<PeerLine> collect_peer_lines(const Diagnoser::State& st) {
+  // Pids first: a line that names its rank and its pid ties the two, for lines that name only the
+  // pid (glog heads, `[pid 12872]`), wherever in the kept text either comes.
+  std::map<int, int> pid_rank = st.pid_rank;
+  std::string norm;
+  auto normalized = [&](std::string_view raw) -> std::string_view {
+    if (!has_esc_or_cr(raw)) return raw;
+    normalize_line(raw, norm);
+    return norm;
+  };
+  for (const auto& in : st.inputs)
+    kept_lines(in, [&](uint64_t, std::string_view raw) {
+      std::string_view line = normalized(raw);
+      const Attribution a = attribute_line(line);
+      const std::string_view body = line.substr(a.strip);
+      const int pid = logged_pid(body);
+      if (pid <= 0 || pid_rank.size() >= 4096) return;
+      const int rank = a.rank >= 0 ? a.rank : logged_rank(body);
+      if (rank >= 0) pid_rank.try_emplace(pid, rank);
+    });
+
+  std::vector<PeerLine> out;
+  for (uint32_t i = 0; i < st.inputs.size(); ++i) {
+    const InputState& in = st.inputs[i];
+    const bool blocked = in.name_ranks.size() > 1;
+    kept_lines(in, [&](uint64_t n, std::string_view raw) {
+      std::string_view line = normalized(raw);
+      const Attribution a = attribute_line(line);
+      std::string_view body = line.substr(a.strip);
+      if (traceback_line(body)) return;
+      body = body.substr(0, kMaxText);
+      int rank = a.rank >= 0 ? a.rank : name_rank_at(in, n);
+      std::pair<size_t, size_t> label{std::string_view::npos, 0};
+      const int named = logged_rank(body, &label);
+      if (rank < 0) rank = named;
+      // Every `rank N` of the line's own rank is its name (`rank 1/3: Added key ... for rank: 1`).
+      std::set<size_t> own;
+      if (named == rank && named >= 0)
+        for (size_t from = 0; from < body.size() && own.size() < 8;) {
+          std::pair<size_t, size_t> at{0, 0};
+          const int r = logged_rank(body.substr(from), &at);
+          if (r < 0) break;
+          if (r == rank) own.insert(from + at.first);
+          from += at.first + at.second;
+        }
+      const int pid = logged_pid(body);
+      if (rank < 0)
+        if (auto owner = pid_rank.find(pid); owner != pid_rank.end()) rank = owner->second;
+      if (rank < 0) return;
+      // A pid differs on every rank like the rank itself: it is not part of what a line says.
+      size_t pid_at = std::string_view::npos;
+      if (pid > 0) {
+        const std::string digits = std::to_string(pid);
+        for (size_t at = body.find(digits); at != std::string_view::npos; at = body.find(digits, at + 1))
+          if ((at == 0 || !digit(body, at - 1)) && !digit(body, at + digits.size())) {
+            pid_at = at;
+            break;
+          }
+      }
+      PeerLine l;
+      l.rank = rank;
+      l.input = i;
+      l.line = n;
+      l.where = in.summary.file + ":" + std::to_string(shown_line(in, n));
+      l.blocked = blocked;
+      if (may_hold_clock(line)) l.time = parse_timestamp(line);
+      l.error = looks_like_error_record(body);
+      l.record = starts_with_level(body);
+      l.text = std::string(body);
+      for (size_t p = 0; p < body.size();) {
+        if (!digit(body, p)) {
+          l.shape += body[p++];
+          continue;
+        }
+        size_t e = p;
+        while (digit(body, e)) ++e;
+        if (own.count(p)) {
+          l.shape += 'R';
+        } else if (p == pid_at) {
+          l.shape += 'P';
+        } else {
+          l.shape += '#';
+          if (!joined(body, p, e)) l.numbers.emplace_back(body.substr(p, e - p));
+        }
+        p = e;
+      }
+      out.push_back(std::move(l));
+    });
+  }
+  return out;
+}
+
+std::optional<PeerFinding> lone_error_record(const std::vector<PeerLine>& lines, const PeerPos& first) {
+  if (ranks_of(lines).size() < 2) return std::nullopt;
+  std::set<int> ranks;
+  const PeerLine* shown = nullptr;
+  for (const auto& l : lines) {
+    if (!l.record) continue;
+    auto later = after(l, first.time, first.input, first.line, false);
+    if (!later || *later || (l.input == first.input && l.line == first.line)) continue;
+    ranks.insert(l.rank);
+    if (!shown) shown = &l;
+  }
+  if (ranks.size() != 1) return std::nullopt;
+  return PeerFinding{shown->rank, "Rank " + std::to_string(shown->rank) + " logged an error of its own before any rank "
+                                  "reported a symptom, and no other rank did: " + quote(*shown) + " (" + shown->where + ").",
+                     "logged an error of its own before any rank reported a symptom"};
+}
+
+std::optional<PeerFinding> went_quiet_first(const std::vector<PeerLine>& lines) {
+  const std::set<int> ranks = ranks_of(lines);
+  if (ranks.size() < 3) return std::nullopt;
+  std::map<int, const PeerLine*> last;
+  for (const auto& l : lines) {
+    auto& at = last[l.rank];
+    if (!at || after(l, *at).value_or(l.line > at->line && l.input == at->input)) at = &l;
+  }
+  // Each line a rank logged, by its text and numbers: the same event on every rank.
+  std::map<std::string, std::map<int, std::vector<const PeerLine*>>> events;
+  for (const auto& l : lines) {
+    if (l.error) continue;
+    std::string key = l.shape;
+    for (const auto& n : l.numbers) key += "|" + n;
+    events[key][l.rank].push_back(&l);
+  }
+  // The quiet rank must log the same kinds of lines as its peers: one line all ranks logged.
+  const bool alike = std::any_of(events.begin(), events.end(), [&](const auto& e) { return e.second.size() == ranks.size(); });
+  if (!alike) return std::nullopt;
+  std::map<int, std::pair<const PeerLine*, std::vector<int>>> found;  // quiet rank -> an event it missed
+  for (const auto& [key, by_rank] : events) {
+    if (by_rank.size() + 1 != ranks.size() || by_rank.size() < 2) continue;
+    int quiet = -1;
+    for (int r : ranks)
+      if (!by_rank.count(r)) quiet = r;
+    const PeerLine& stop = *last[quiet];
+    std::vector<int> holders;
+    bool all_after = true;
+    for (const auto& [r, ls] : by_rank) {
+      holders.push_back(r);
+      all_after = all_after && std::any_of(ls.begin(), ls.end(), [&](const PeerLine* l) {
+                    return after(*l, stop).value_or(false);
+                  });
+    }
+    if (all_after) found.try_emplace(quiet, by_rank.begin()->second.front(), holders);
+  }
+  if (found.size() != 1) return std::nullopt;
+  const auto& [quiet, what] = *found.begin();
+  return PeerFinding{quiet, "Ranks " + join(what.second) + " logged " + quote(*what.first) + " (" + what.first->where + ") after rank " + std::to_string(quiet) +
+                                "'s last line, " + quote(*last[quiet]) + " (" + last[quiet]->where + "), and rank " + std::to_string(quiet) +
+                                " never did: its output stopped first (an inference from the ranks' own lines).",
+                     "its output stopped before the other ranks' did"};
+}
+
+std::optional<PeerFinding> odd_report(const std::vector<PeerLine>& lines) {
+  std::map<std::string, std::map<int, std::vector<const PeerLine*>>> by_shape;
+  for (const auto& l : lines)
+    if (!l.error) by_shape[l.shape][l.rank].push_back(&l);
+  std::optional<PeerFinding> chosen;
+  for (const auto& [shape, by_rank] : by_shape) {
+    if (by_rank.size() < 3) continue;
+    const size_t width = by_rank.begin()->second.front()->numbers.size();
+    bool once = true;
+    for (const auto& [r, ls] : by_rank) once = once && ls.size() == 1 && ls.front()->numbers.size() == width;
+    if (!once) continue;
+    for (size_t k = 0; k < width; ++k) {
+      std::map<int, std::string> held;
+      bool rank_valued = true;
+      for (const auto& [r, ls] : by_rank) {
+        held[r] = ls.front()->numbers[k];
+        rank_valued = rank_valued && held[r] == std::to_string(r);
+      }
+      if (rank_valued) continue;
+      auto odd = odd_value(held, shape);
+      if (!odd) continue;
+      if (chosen && chosen->rank != odd->rank) return std::nullopt;  // two lines single out two ranks
+      if (chosen) continue;
+      const PeerLine& mine = *by_rank.at(odd->rank).front();
+      const PeerLine& theirs = *by_rank.at(odd->others.front()).front();
+      chosen = PeerFinding{odd->rank, "Rank " + std::to_string(odd->rank) + " reported " + odd->value + " where ranks " +
+                                          join(odd->others) + " all reported " + odd->usual + ": " + quote(mine) + " (" +
+                                          mine.where + ") against " + quote(theirs) + " (" + theirs.where +
+                                          "); the rank whose setup differs is taken as the one that failed first (an "
+                                          "inference from the ranks' own lines).",
+                          "its setup differed from every other rank's"};
+    }
+  }
+  return chosen;
+}
+
+std::optional<PeerFinding> alive_after(const std::vector<PeerLine>& lines, const PeerPos& first,
+                                       const std::set<int>& timed_out) {
+  if (ranks_of(lines).size() < 2) return std::nullopt;
+  std::map<int, const PeerLine*> later;
+  for (const auto& l : lines) {
+    if (l.error || timed_out.count(l.rank)) continue;
+    if (after(l, first.time, first.input, first.line, false).value_or(false)) later.try_emplace(l.rank, &l);
+  }
+  if (later.size() != 1) return std::nullopt;
+  const auto& [rank, l] = *later.begin();
+  return PeerFinding{rank, "Rank " + std::to_string(rank) + " went on logging after the first timeout (" + quote(*l) + ", " +
+                               l->where + ") while the ranks that timed out had stopped: it was busy elsewhere while they waited for "
+                               "it.",
+                     "still busy elsewhere while the others timed out waiting for it"};
+}
+
+}  // namespace denpex::logs

@@ -1,0 +1,64 @@
+#pragma once
+// What the ranks' own healthy lines say about one another, for a failure that nothing else ties
+// to a rank (an unprefixed traceback, collateral only). Each input's kept head and tail are read
+// again at the end; a line counts for a rank when a prefix, a file name, the logger's words
+// (`rank 2: ...`, `INFO:rank0:`) or a pid the log tied to a rank say whose it is. Every rule asks
+// for three ranks or more and one rank standing apart from all the others, and gives nothing when
+// the lines disagree: these are inferences, said as such.
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "diagnoser_state.h"
+
+namespace denpex::logs {
+
+struct PeerLine {
+  int rank = -1;
+  uint32_t input = 0;
+  uint64_t line = 0;  // read-line number in its input
+  std::string where;  // `file:line` as the reader numbers it
+  std::optional<double> time;
+  bool blocked = false;  // a file of several files' blocks (`==> f <==`): its line order is no clock
+  // The text with each digit run as '#' and the rank's own number as 'R'.
+  std::string shape;
+  // Its standalone integers in order: not parts of clocks, dates, decimals or addresses.
+  std::vector<std::string> numbers;
+  bool error = false;   // words of a failure: not a healthy line
+  bool record = false;  // an ERROR / CRITICAL / FATAL record (or a glog E/F line)
+  std::string text;     // the text, capped, for notes
+};
+
+// Where a hit is, to compare a line with.
+struct PeerPos {
+  uint32_t input = 0;
+  uint64_t line = 0;
+  std::optional<double> time;
+};
+
+std::vector<PeerLine> collect_peer_lines(const Diagnoser::State& st);
+
+struct PeerFinding {
+  int rank = -1;
+  std::string why;    // a sentence for the findings
+  std::string chain;  // what the rank did, for the causal chain
+};
+
+// One rank, and only one, logged an error record before `first` (the earliest symptom).
+std::optional<PeerFinding> lone_error_record(const std::vector<PeerLine>& lines, const PeerPos& first);
+
+// One rank's output stopped first: every other rank logged a line after its last one, the same
+// line (text and numbers) for all of them, that it never logged (`step 16 ...`).
+std::optional<PeerFinding> went_quiet_first(const std::vector<PeerLine>& lines);
+
+// One rank reported a number the others all share differently, in a line each rank printed once
+// (`rank 1: 9 batches in shard` where the others have 12).
+std::optional<PeerFinding> odd_report(const std::vector<PeerLine>& lines);
+
+// Peers timed out waiting, and one rank that did not time out went on logging after the first
+// timeout (`first`): it was busy elsewhere while they waited.
+std::optional<PeerFinding> alive_after(const std::vector<PeerLine>& lines, const PeerPos& first,
+                                       const std::set<int>& timed_out);
+
+}  // namespace denpex::logs

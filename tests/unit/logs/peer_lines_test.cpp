@@ -1,0 +1,154 @@
+// When no prefix, launcher or message names the initiating rank, the ranks' own healthy lines
+// may: the one rank that logged an error, the one whose output stopped first, the one whose setup
+// differs, the one that kept working while the others timed out. Each rule also has a case where
+// the lines say nothing, and there it must name no rank.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "denpex/encyclopedia/library.h"
+#include "denpex/logs/attribution.h"
+#include "denpex/logs/diagnoser.h"
+
+using namespace denpex;
+
+namespace {
+logs::Report diagnose(const std::string& text) {
+  static auto lib = encyclopedia::Library::builtin();
+  static logs::Matcher m(lib.entries());
+  logs::Diagnoser d(m);
+  auto in = d.open("job.log");
+  d.feed(in, text);
+  d.close(in);
+  return d.finish();
+}
+
+int rank_of(const logs::Report& r) {
+  REQUIRE_FALSE(r.diagnoses.empty());
+  return r.diagnoses.front().initiating_rank;
+}
+
+bool says(const logs::Report& r, std::string_view words) {
+  for (const auto& f : r.diagnoses.front().findings)
+    if (f.find(words) != std::string::npos) return true;
+  return false;
+}
+
+// Real gloo output of torch 1.13 (CPU), as a peer of a crashed rank prints it.
+const char* kClosed =
+    "Traceback (most recent call last):\n"
+    "  File \"/w/train.py\", line 41, in <module>\n"
+    "    dist.all_reduce(loss)\n"
+    "  File \"/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py\", line 1536, in all_reduce\n"
+    "    work.wait()\n"
+    "RuntimeError: [./gloo/transport/tcp/pair.cc:598] Connection closed by peer [127.0.0.1]:18844\n";
+const char* kStop =
+    "Traceback (most recent call last):\n"
+    "  File \"/w/train.py\", line 30, in <module>\n"
+    "    batch = next(it)\n"
+    "StopIteration\n";
+}  // namespace
+
+TEST_CASE("a glog head's number is the writing process's id") {
+  CHECK(logs::logged_pid("I1202 13:51:13.753002   14764 trainer.py:18] Initialized process group: rank 3 of 4") == 14764);
+  CHECK(logs::logged_pid("W1202 13:51:14.644448 14764 trainer.py:29] loss 145.7 is unusually high") == 14764);
+  CHECK(logs::logged_pid("I1202 13:51:13 trainer.py:18] no pid here") == -1);
+  CHECK(logs::logged_pid("INFO 13:51:13.75 14764 not glog") == -1);
+}
+
+TEST_CASE("the one rank whose one-off setup report differs initiates an unranked failure") {
+  const std::string setup =
+      "rank 0: 12 batches in shard, training 12 steps\n"
+      "rank 1: 9 batches in shard, training 12 steps\n"
+      "rank 2: 12 batches in shard, training 12 steps\n"
+      "rank 0: step 8 loss 0.41\nrank 2: step 8 loss 0.39\nrank 1: step 8 loss 0.44\n";
+  auto r = diagnose(setup + kStop + kClosed + kClosed);
+  CHECK(rank_of(r) == 1);
+  CHECK(says(r, "Rank 1 reported 9 where ranks 0, 2 all reported 12"));
+
+  SUBCASE("every rank reports the same: no rank is named") {
+    std::string same = setup;
+    same.replace(same.find("9 batches"), 1, "12");
+    CHECK(rank_of(diagnose(same + kStop + kClosed + kClosed)) == -1);
+  }
+  SUBCASE("two reports single out two ranks: no rank is named") {
+    const std::string both = setup + "rank 0: seed 7\nrank 1: seed 7\nrank 2: seed 8\n";
+    CHECK(rank_of(diagnose(both + kStop + kClosed + kClosed)) == -1);
+  }
+  SUBCASE("two ranks cannot say which one is odd") {
+    CHECK(rank_of(diagnose("rank 0: 12 batches in shard\nrank 1: 9 batches in shard\n" + std::string(kStop) + kClosed)) ==
+          -1);
+  }
+}
+
+TEST_CASE("the rank whose output stopped first initiates: its peers logged a step it never did") {
+  // glog heads carry the pid; the process group line ties each pid to its rank.
+  const std::string log =
+      "I1202 13:51:13.747332   14758 trainer.py:18] Initialized process group: rank 0 of 4\n"
+      "I1202 13:51:13.750295   14759 trainer.py:18] Initialized process group: rank 1 of 4\n"
+      "I1202 13:51:13.750280   14762 trainer.py:18] Initialized process group: rank 2 of 4\n"
+      "I1202 13:51:13.753002   14764 trainer.py:18] Initialized process group: rank 3 of 4\n"
+      "I1202 13:51:14.974227   14758 trainer.py:27] step 12 loss 2.220 ppl 9.21\n"
+      "I1202 13:51:14.974827   14759 trainer.py:27] step 12 loss 2.220 ppl 9.21\n"
+      "I1202 13:51:14.975110   14764 trainer.py:27] step 12 loss 328.200 ppl 3.4e+142\n"
+      "I1202 13:51:14.975403   14762 trainer.py:27] step 12 loss 2.220 ppl 9.21\n"
+      "W1202 13:51:15.080348   14764 trainer.py:29] loss 412.7 is unusually high\n"
+      "I1202 13:51:15.404043   14758 trainer.py:27] step 16 loss 1.966 ppl 7.14\n"
+      "Traceback (most recent call last):\n"
+      "I1202 13:51:15.405694   14759 trainer.py:27] step 16 loss 1.966 ppl 7.14\n"
+      "I1202 13:51:15.406302   14762 trainer.py:27] step 16 loss 1.966 ppl 7.14\n"
+      "  File \"/w/trainer.py\", line 26, in <module>\n"
+      "    ppl = math.exp(loss.item())\n"
+      "OverflowError: math range error\n";
+  auto r = diagnose(log + kClosed + kClosed + kClosed);
+  CHECK(rank_of(r) == 3);
+  CHECK(says(r, "rank 3 never did: its output stopped first"));
+
+  SUBCASE("every rank's last step is the same: no rank is named") {
+    const std::string even =
+        "rank=0 step=12\nrank=1 step=12\nrank=2 step=12\nrank=0 step=13\nrank=2 step=13\nrank=1 step=13\n";
+    CHECK(rank_of(diagnose(even + kStop + kClosed + kClosed)) == -1);
+  }
+}
+
+TEST_CASE("the one rank that logged an error before the symptoms initiates, by the pid it logged under") {
+  const std::string log =
+      "2026-12-02 04:39:24,546 [pid 12871] INFO train: process group ready: rank 0 of 3 (pid 12871)\n"
+      "2026-12-02 04:39:24,555 [pid 12872] INFO train: process group ready: rank 1 of 3 (pid 12872)\n"
+      "2026-12-02 04:39:24,557 [pid 12873] INFO train: process group ready: rank 2 of 3 (pid 12873)\n"
+      "2026-12-02 04:39:25,506 [pid 12871] INFO train: step 6 |w|=0.0819\n"
+      "2026-12-02 04:39:25,507 [pid 12873] INFO train: step 6 |w|=0.0819\n"
+      "2026-12-02 04:39:25,507 [pid 12872] INFO train: step 6 |w|=0.0819\n"
+      "2026-12-02 04:39:25,663 [pid 12872] ERROR train: health check failed: non-finite loss scale, hard exit\n";
+  auto r = diagnose(log + kClosed + kClosed);
+  CHECK(rank_of(r) == 1);
+  CHECK(says(r, "Rank 1 logged an error of its own"));
+
+  SUBCASE("two ranks logged errors: no rank is named by them") {
+    const std::string two = log + "2026-12-02 04:39:25,664 [pid 12873] ERROR train: health check failed\n";
+    CHECK(rank_of(diagnose(two + kClosed)) == -1);
+  }
+}
+
+TEST_CASE("a rank that went on logging after its peers timed out is the one they waited for") {
+  const char* timeout =
+      "Traceback (most recent call last):\n"
+      "  File \"/w/train.py\", line 20, in <module>\n"
+      "    dist.barrier()\n"
+      "  File \"/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py\", line 3152, in barrier\n"
+      "    work.wait()\n"
+      "RuntimeError: [./gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 10000ms for recv operation to "
+      "complete\n";
+  const std::string before =
+      "2026-12-02T04:50:01.120 [rank 0] INFO artifact sync done\n"
+      "2026-12-02T04:50:01.121 [rank 2] INFO artifact sync done\n"
+      "2026-12-02T04:50:01.122 [rank 1] INFO syncing artifacts\n";
+  auto r = diagnose(before + timeout + timeout + "2026-12-02T04:50:26.300 [rank 1] INFO artifact sync done\n");
+  CHECK(rank_of(r) == 1);
+  CHECK(says(r, "Rank 1 went on logging after the first timeout"));
+  CHECK(r.diagnoses.front().chain.front().starts_with("rank 1: still busy elsewhere"));
+
+  SUBCASE("nobody logged after the timeouts: no rank is named") {
+    CHECK(rank_of(diagnose(before + timeout + timeout)) == -1);
+  }
+}

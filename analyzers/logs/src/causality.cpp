@@ -572,6 +572,34 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
         }
       }
     }
+    if (hung < 0) {
+      // Every rank timed out, but not in the same call: the one whose traceback waits in another
+      // collective (all_gather where the others wait in all_reduce) took another code path.
+      std::map<int, std::string> waited_in;
+      std::map<int, const Cand*> where;
+      for (const auto& c : all) {
+        if (c.source->rank < 0 || !is_serious(c.entry) || c.entry->id.find("timeout") == std::string::npos) continue;
+        const ExceptionEvent* ex = c.source->events.exception_at(c.hit.line);
+        if (!ex) continue;
+        for (auto f = ex->stack.rbegin(); f != ex->stack.rend(); ++f)
+          if (f->file.ends_with("distributed_c10d.py") && !f->function.empty() && f->function != "wait" &&
+              f->function != "wrapper") {
+            waited_in.try_emplace(c.source->rank, f->function);
+            where.try_emplace(c.source->rank, &c);
+            break;
+          }
+      }
+      if (auto odd = odd_value(waited_in, "collective")) {
+        hung = odd->rank;
+        hang_notes.push_back("Every rank timed out, rank " + std::to_string(odd->rank) + " in " + odd->value + " (" +
+                             at(st, *where[odd->rank]) + ") while ranks " + join_ranks(odd->others) + " waited in " +
+                             odd->usual + ": it took another code path and called a different collective, so "
+                             "neither side could complete (a desync). Find why that rank branched (a condition on "
+                             "its data or its rank).");
+        hang_start = "rank " + std::to_string(odd->rank) + ": called " + odd->value + " where the other ranks called " +
+                     odd->usual;
+      }
+    }
     if (hung >= 0) {
       d.confidence = 0.6;
       d.initiating_rank = hung;
@@ -850,6 +878,8 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     if (!from_initiator && first->entry->id.find("timeout") != std::string::npos)
       found = alive_after(lines, at_first, timed_out);
     if (!found) found = lone_error_record(lines, at_first);
+    if (!found && !from_initiator && first->entry->id.find("timeout") == std::string::npos)
+      found = lone_departure(lines, at_first);
     if (!found) found = went_quiet_first(lines);
     if (!found) found = odd_report(lines);
     if (found) {

@@ -204,18 +204,48 @@ std::vector<PeerLine> collect_peer_lines(const Diagnoser::State& st) {
   return out;
 }
 
-std::optional<PeerFinding> lone_error_record(const std::vector<PeerLine>& lines, const PeerPos& first) {
-  if (ranks_of(lines).size() < 2) return std::nullopt;
+namespace {
+// The first line of the only rank whose lines `pick` chooses before `first`; null when no rank's
+// or several ranks' are.
+template <typename Pick>
+const PeerLine* lone_before(const std::vector<PeerLine>& lines, const PeerPos& first, Pick&& pick) {
+  if (ranks_of(lines).size() < 2) return nullptr;
   std::set<int> ranks;
   const PeerLine* shown = nullptr;
   for (const auto& l : lines) {
-    if (!l.record) continue;
+    if (!pick(l)) continue;
     auto later = after(l, first.time, first.input, first.line, false);
     if (!later || *later || (l.input == first.input && l.line == first.line)) continue;
     ranks.insert(l.rank);
     if (!shown) shown = &l;
   }
-  if (ranks.size() != 1) return std::nullopt;
+  return ranks.size() == 1 ? shown : nullptr;
+}
+
+bool says_leaving(const PeerLine& l) {
+  std::string low = l.text;
+  for (char& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (std::string_view w : {"shutting down", "early stopping", "early-stopping", "stopping early", "exiting",
+                             "stopping training", "training finished", "training complete", "destroy_process_group"})
+    if (low.find(w) != std::string::npos) return true;
+  return false;
+}
+}  // namespace
+
+std::optional<PeerFinding> lone_departure(const std::vector<PeerLine>& lines, const PeerPos& first) {
+  const PeerLine* shown = lone_before(lines, first, [](const PeerLine& l) { return !l.error && says_leaving(l); });
+  if (!shown) return std::nullopt;
+  return PeerFinding{shown->rank, "Rank " + std::to_string(shown->rank) + " said it was stopping before its peers lost "
+                                  "a connection, and no other rank did: " + quote(*shown) + " (" + shown->where +
+                                  "). It left while the others were still in a collective: end every rank together "
+                                  "(agree on the stop with an all_reduce of the flag) or call destroy_process_group "
+                                  "on all of them.",
+                     "left the job early, as its own line says"};
+}
+
+std::optional<PeerFinding> lone_error_record(const std::vector<PeerLine>& lines, const PeerPos& first) {
+  const PeerLine* shown = lone_before(lines, first, [](const PeerLine& l) { return l.record; });
+  if (!shown) return std::nullopt;
   return PeerFinding{shown->rank, "Rank " + std::to_string(shown->rank) + " logged an error of its own before any rank "
                                   "reported a symptom, and no other rank did: " + quote(*shown) + " (" + shown->where + ").",
                      "logged an error of its own before any rank reported a symptom"};

@@ -48,6 +48,10 @@ struct PeerFinding {
 // One rank, and only one, logged an error record before `first` (the earliest symptom).
 std::optional<PeerFinding> lone_error_record(const std::vector<PeerLine>& lines, const PeerPos& first);
 
+// One rank, and only one, said it was leaving (`early stopping ..., shutting down`, `exiting`)
+// before `first`, the earliest symptom of a lost peer: it left the collectives the others were in.
+std::optional<PeerFinding> lone_departure(const std::vector<PeerLine>& lines, const PeerPos& first);
+
 // One rank's output stopped first: every other rank logged a line after its last one, the same
 // line (text and numbers) for all of them, that it never logged (`step 16 ...`).
 std::optional<PeerFinding> went_quiet_first(const std::vector<PeerLine>& lines);

@@ -373,3 +373,24 @@ TEST_CASE("of several quiet ranks, the one whose log stopped first by its timest
   REQUIRE_FALSE(r.diagnoses.empty());
   CHECK(r.diagnoses[0].initiating_rank == 2);
 }
+
+TEST_CASE("every rank timed out, one in another collective: that rank took another code path") {
+  // torchrun's [defaultN]: prefixes; real gloo timeouts of torch 1.13.
+  auto timeout = [](int rank, const char* call, int line, const char* op) {
+    const std::string p = "[default" + std::to_string(rank) + "]:";
+    return p + "Traceback (most recent call last):\n" + p + "  File \"/w/train.py\", line " + std::to_string(line) +
+           ", in <module>\n" + p + "  File \"/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py\", line 1541, in " +
+           call + "\n" + p + "    work.wait()\n" + p + "RuntimeError: [./gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting "
+           "10000ms for " + op + " operation to complete\n";
+  };
+  auto r = diagnose({{"job.log", timeout(0, "all_reduce", 17, "recv") + timeout(2, "all_gather", 14, "send") +
+                                     timeout(1, "all_reduce", 17, "recv")}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses[0].initiating_rank == 2);
+  CHECK(r.diagnoses[0].chain.front() == "rank 2: called all_gather where the other ranks called all_reduce");
+  // All in the same call: nothing tells them apart.
+  auto same = diagnose({{"job.log", timeout(0, "all_reduce", 17, "recv") + timeout(2, "all_reduce", 17, "send") +
+                                        timeout(1, "all_reduce", 17, "recv")}});
+  REQUIRE_FALSE(same.diagnoses.empty());
+  CHECK(same.diagnoses[0].initiating_rank == -1);
+}

@@ -152,3 +152,21 @@ TEST_CASE("a rank that went on logging after its peers timed out is the one they
     CHECK(rank_of(diagnose(before + timeout + timeout)) == -1);
   }
 }
+
+TEST_CASE("the one rank that said it was stopping before its peers lost it initiates") {
+  const std::string log =
+      "rank 0/3: epoch 3 val_loss 0.740\n"
+      "rank 1/3: epoch 3 val_loss 0.440\n"
+      "rank 2/3: epoch 3 val_loss 0.440\n"
+      "rank 0/3: early stopping: no improvement for 2 epochs, shutting down\n";
+  auto r = diagnose(log + kClosed + kClosed);
+  CHECK(rank_of(r) == 0);
+  CHECK(says(r, "Rank 0 said it was stopping"));
+
+  SUBCASE("every rank says so: no rank is named") {
+    const std::string all =
+        "rank 1/3: early stopping: no improvement for 2 epochs, shutting down\n"
+        "rank 2/3: early stopping: no improvement for 2 epochs, shutting down\n" + log;
+    CHECK(rank_of(diagnose(all + kClosed + kClosed)) == -1);
+  }
+}

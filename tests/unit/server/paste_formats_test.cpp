@@ -59,7 +59,7 @@ const Case kCases[] = {
     {"unranked-stream-unknown-first.log", "unrecognized-exception", -1, ""},
     {"tail-sections-per-rank.log", "unrecognized-exception", 3, ""},
     {"monitored-barrier-names-chain.log", "monitored-barrier-rank-failed", 3, ""},
-    {"store-barrier-timeout-own-rank.log", "store-clients-joined-timeout", -1, ""},
+    {"store-barrier-timeout-own-rank.log", "store-clients-joined-timeout", 3, ""},
 };
 
 }  // namespace

@@ -236,6 +236,18 @@ TEST_CASE("an unranked fault is the one rank's that reported nothing while the o
   REQUIRE_FALSE(r.diagnoses.empty());
   CHECK(r.diagnoses[0].entry->id == "process-aborted");
   CHECK(r.diagnoses[0].initiating_rank == 3);
+  // A job of two: the one peer lost it, so it is the other's.
+  std::string pair = "[rank0]:step 0 loss 2.31\n[rank1]:step 0 loss 2.31\n"
+                     "run.sh: line 47:  8891 Aborted                 RANK=$r $PY -u train.py\n";
+  for (size_t at = 0; at < std::string(kClosed).size();) {
+    const std::string closed = kClosed;
+    const size_t nl = closed.find('\n', at);
+    pair += "[rank0]:" + closed.substr(at, nl + 1 - at);
+    at = nl + 1;
+  }
+  auto duo = diagnose({{"job.log", pair}});
+  REQUIRE_FALSE(duo.diagnoses.empty());
+  CHECK(duo.diagnoses[0].initiating_rank == 1);
   // Two ranks quiet: no one is named.
   auto two = diagnose({{"job.log", "[rank3]:step 0\n[rank4]:step 0\n" + stream}});
   REQUIRE_FALSE(two.diagnoses.empty());

@@ -820,7 +820,8 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       if (!spoke.count(r)) quiet.push_back(r);
     if (quiet.size() == 1 && !lost.empty()) {
       d.initiating_rank = quiet.front();
-      hang_notes.push_back("The fault names no rank; ranks " + join_ranks(std::vector<int>(lost.begin(), lost.end())) +
+      hang_notes.push_back("The fault names no rank; rank" + std::string(lost.size() > 1 ? "s " : " ") +
+                           join_ranks(std::vector<int>(lost.begin(), lost.end())) +
                            " lost a peer after it and rank " + std::to_string(quiet.front()) +
                            " reported nothing: it is that rank's.");
     }

@@ -459,6 +459,26 @@ static int closed_bar_rank(std::string_view line) {
   return logged_rank(line.substr(0, bar));
 }
 
+// multiprocessing's header above a child's traceback (`Process SpawnProcess-3:`, printed by
+// BaseProcess._bootstrap): a named process's rank (`Process rank2:`), else the creation counter,
+// 1-based, so the third worker started is rank 2 (a launcher that starts one process per rank in
+// rank order); -1 when the line is no such header.
+static int process_header_rank(std::string_view line) {
+  if (!line.starts_with("Process ") || !line.ends_with(":") || line.size() > 80) return -1;
+  const std::string_view name = line.substr(8, line.size() - 9);
+  if (int r = logged_rank(name); r >= 0) return r;
+  for (std::string_view kind : {"Process-", "SpawnProcess-", "ForkProcess-", "ForkServerProcess-"}) {
+    if (!name.starts_with(kind) || name.size() == kind.size() || name.size() > kind.size() + 5) continue;
+    int n = 0;
+    for (char c : name.substr(kind.size())) {
+      if (c < '0' || c > '9') return -1;
+      n = n * 10 + (c - '0');
+    }
+    return n >= 1 ? n - 1 : -1;
+  }
+  return -1;
+}
+
 int Diagnoser::logged_traceback(InputState& in, std::string_view chunk, size_t offset, uint64_t lineno,
                                 std::string_view line, std::string_view body) {
   constexpr uint64_t kMaxTraceback = 400;  // lines a traceback may span before its exception
@@ -473,7 +493,7 @@ int Diagnoser::logged_traceback(InputState& in, std::string_view chunk, size_t o
       // names the rank it compares with, not the process that prints the next traceback.
       if (prev.empty() || is_exception_line(prev)) break;
       if (looks_like_error_record(prev)) in.traceback_rank = logged_rank(prev);
-      else if (k == 1) in.traceback_rank = closed_bar_rank(prev);
+      else if (k == 1 && (in.traceback_rank = process_header_rank(prev)) < 0) in.traceback_rank = closed_bar_rank(prev);
     }
     // `During handling of the above exception ...`: the chained traceback is the same process's.
     if (in.traceback_rank < 0 && in.chained && lineno - in.ended_line <= 4) in.traceback_rank = in.ended_rank;

@@ -406,3 +406,31 @@ TEST_CASE("every rank timed out, one in another collective: that rank took anoth
   REQUIRE_FALSE(same.diagnoses.empty());
   CHECK(same.diagnoses[0].initiating_rank == -1);
 }
+
+TEST_CASE("multiprocessing's `Process SpawnProcess-N:` header names the child's rank, N - 1") {
+  auto child = [](int n, const std::string& body) {
+    return "Process SpawnProcess-" + std::to_string(n) +
+           ":\n"
+           "Traceback (most recent call last):\n"
+           "  File \"/usr/lib/python3.11/multiprocessing/process.py\", line 314, in _bootstrap\n"
+           "    self.run()\n"
+           "  File \"/usr/lib/python3.11/multiprocessing/process.py\", line 108, in run\n"
+           "    self._target(*self._args, **self._kwargs)\n" +
+           body;
+  };
+  const std::string recursion =
+      "  File \"/w/jobs/recursion_error.py\", line 12, in resolve\n"
+      "    base = resolve(cfg, parent)\n"
+      "  [Previous line repeated 991 more times]\n"
+      "RecursionError: maximum recursion depth exceeded\n";
+  std::string closed = kClosed;
+  closed = closed.substr(closed.find('\n') + 1);  // the frames and the exception, behind the header's traceback line
+  auto r = diagnose({{"job.log", child(3, recursion) + child(2, closed) + child(4, closed)}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses[0].initiating_rank == 2);
+  CHECK(r.diagnoses[0].collateral.size() >= 2);
+  // Not a header: a sentence that starts with the word.
+  auto plain = diagnose({{"job.log", "Process group ready:\n" + std::string(kKeyError) + kClosed}});
+  REQUIRE_FALSE(plain.diagnoses.empty());
+  CHECK(plain.diagnoses[0].initiating_rank == -1);
+}

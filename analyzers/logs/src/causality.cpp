@@ -878,6 +878,10 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     std::optional<PeerFinding> found;
     if (!from_initiator && first->entry->id.find("timeout") != std::string::npos)
       found = alive_after(lines, at_first, timed_out);
+    if (from_initiator) {
+      const ExceptionEvent* ex = primary->source->events.exception_at(primary->hit.line);
+      found = path_owner(lines, ex ? ex->message : primary->hit.text);
+    }
     if (!found) found = lone_error_record(lines, at_first);
     if (!found && !from_initiator && first->entry->id.find("timeout") == std::string::npos)
       found = lone_departure(lines, at_first);

@@ -251,6 +251,46 @@ std::optional<PeerFinding> lone_error_record(const std::vector<PeerLine>& lines,
                      "logged an error of its own before any rank reported a symptom"};
 }
 
+namespace {
+// The paths a message names: words holding a '/', without quotes and trailing punctuation.
+std::vector<std::string> paths_in(std::string_view text) {
+  std::vector<std::string> out;
+  auto stop = [](char c) { return c == ' ' || c == '\'' || c == '"' || c == '`' || c == '(' || c == ')' || c == ','; };
+  for (size_t i = 0; i < text.size() && out.size() < 8;) {
+    while (i < text.size() && stop(text[i])) ++i;
+    size_t e = i;
+    while (e < text.size() && !stop(text[e])) ++e;
+    std::string_view w = text.substr(i, e - i);
+    while (!w.empty() && (w.back() == '.' || w.back() == ':' || w.back() == ';')) w.remove_suffix(1);
+    if (w.size() >= 6 && w.find('/') != std::string_view::npos && w.find("://") == std::string_view::npos)
+      out.emplace_back(w);
+    i = e;
+  }
+  return out;
+}
+}  // namespace
+
+std::optional<PeerFinding> path_owner(const std::vector<PeerLine>& lines, std::string_view message) {
+  if (ranks_of(lines).size() < 2) return std::nullopt;
+  const std::vector<std::string> named = paths_in(message);
+  if (named.empty()) return std::nullopt;
+  std::map<int, const PeerLine*> owners;
+  for (const auto& l : lines)
+    for (const std::string& mine : paths_in(l.text)) {
+      // The same path, or a directory it lies in (a job logs where it writes, then a file there fails).
+      const bool holds = std::any_of(named.begin(), named.end(), [&](const std::string& p) {
+        return p == mine || (mine.size() >= 8 && p.size() > mine.size() && p.starts_with(mine) &&
+                             (mine.back() == '/' || p[mine.size()] == '/'));
+      });
+      if (holds) owners.try_emplace(l.rank, &l);
+    }
+  if (owners.size() != 1) return std::nullopt;
+  const auto& [rank, l] = *owners.begin();
+  return PeerFinding{rank, "The failure names a path that rank " + std::to_string(rank) + ", and no other rank, named in its "
+                           "own lines: " + quote(*l) + " (" + l->where + ").",
+                     "was working on the path the failure names"};
+}
+
 std::optional<PeerFinding> went_quiet_first(const std::vector<PeerLine>& lines) {
   const std::set<int> ranks = ranks_of(lines);
   if (ranks.size() < 3) return std::nullopt;

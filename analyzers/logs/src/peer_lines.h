@@ -52,6 +52,11 @@ std::optional<PeerFinding> lone_error_record(const std::vector<PeerLine>& lines,
 // before `first`, the earliest symptom of a lost peer: it left the collectives the others were in.
 std::optional<PeerFinding> lone_departure(const std::vector<PeerLine>& lines, const PeerPos& first);
 
+// A path the failure's message names (`Permission denied: '/ckpt/checkpoint-4.pt'`) that one rank,
+// and only one, named in its own lines (`INFO:rank0:saving checkpoint to /ckpt/checkpoint-4.pt`),
+// itself or a directory of it: that rank was working on it.
+std::optional<PeerFinding> path_owner(const std::vector<PeerLine>& lines, std::string_view message);
+
 // One rank's output stopped first: every other rank logged a line after its last one, the same
 // line (text and numbers) for all of them, that it never logged (`step 16 ...`).
 std::optional<PeerFinding> went_quiet_first(const std::vector<PeerLine>& lines);

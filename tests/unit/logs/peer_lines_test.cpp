@@ -170,3 +170,22 @@ TEST_CASE("the one rank that said it was stopping before its peers lost it initi
     CHECK(rank_of(diagnose(all + kClosed + kClosed)) == -1);
   }
 }
+
+TEST_CASE("the one rank that logged the path a failure names initiates it") {
+  // Python's default logging format with a logger per rank, as a real 2-rank job printed it.
+  const std::string log =
+      "INFO:rank1:step 4 loss 0.2458\n"
+      "INFO:rank0:step 4 loss 0.2821\n"
+      "INFO:rank0:saving checkpoint to /tmp/ckpt-ro/checkpoint-4.pt\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/w/readonly_ckpt.py\", line 24, in <module>\n"
+      "    with open(path, \"wb\") as f:\n"
+      "PermissionError: [Errno 13] Permission denied: '/tmp/ckpt-ro/checkpoint-4.pt'\n";
+  auto r = diagnose(log + kClosed);
+  CHECK(rank_of(r) == 0);
+  CHECK(says(r, "names a path that rank 0, and no other rank, named"));
+
+  SUBCASE("every rank logged it: no rank is named") {
+    CHECK(rank_of(diagnose("INFO:rank1:saving checkpoint to /tmp/ckpt-ro/checkpoint-4.pt\n" + log + kClosed)) == -1);
+  }
+}

@@ -52,13 +52,18 @@ def run_denpex(denpex, path):
 
     The case is diagnosed under a neutral name (`paste.log`): the case files are named after their
     truth (`...-local-rank7.log`), and denpex reads ranks from file names (`rank3.log`), so the
-    real name would hand it the answer."""
+    real name would hand it the answer. A case that is a directory (one file per rank, as the job
+    wrote them) is diagnosed as a directory named `run`, its files keeping their own names."""
     import shutil
     import tempfile
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            neutral = os.path.join(tmp, "paste.log")
-            shutil.copyfile(path, neutral)
+            if os.path.isdir(path):
+                neutral = os.path.join(tmp, "run")
+                shutil.copytree(path, neutral)
+            else:
+                neutral = os.path.join(tmp, "paste.log")
+                shutil.copyfile(path, neutral)
             proc = subprocess.run(
                 [denpex, "diagnose", "--format", "json", neutral],
                 capture_output=True, text=True, timeout=120,

@@ -253,6 +253,25 @@ size_t pod_prefix(std::string_view line, std::string& pod) {
   return close + 2;
 }
 
+// `docker compose logs`: the container's name, padded, then `| `: `trainer-4  | text`
+// (v2's `project-service-N`, v1's `service_N`). The name must end in the container's index.
+size_t compose_prefix(std::string_view line, std::string& name) {
+  size_t i = 0;
+  while (i < line.size() && i < 64 &&
+         (ascii_alnum(static_cast<unsigned char>(line[i])) || line[i] == '-' || line[i] == '_' || line[i] == '.'))
+    ++i;
+  if (i < 3 || !std::isalpha(static_cast<unsigned char>(line[0])) || !is_digit(line[i - 1])) return 0;
+  size_t d = i;
+  while (d > 0 && is_digit(line[d - 1])) --d;
+  if (d < 2 || (line[d - 1] != '-' && line[d - 1] != '_')) return 0;
+  size_t j = i;
+  while (j < line.size() && line[j] == ' ') ++j;
+  if (j == i || j >= line.size() || line[j] != '|') return 0;
+  if (j + 1 < line.size() && line[j + 1] != ' ') return 0;
+  name = std::string(line.substr(0, i));
+  return std::min(line.size(), j + 2);
+}
+
 }  // namespace
 
 // A syslog/journal kernel line names its host: `Mar  3 04:05:06 gpu-7 kernel: NVRM: Xid ...`
@@ -365,6 +384,10 @@ Attribution attribute_line(std::string_view line) {
     a.strip += h;
     a.node_prefix = true;
     line.remove_prefix(h);
+  } else if (size_t c = compose_prefix(line, a.node)) {
+    a.strip += c;
+    a.node_prefix = true;
+    line.remove_prefix(c);
   }
   if (auto p = rank_prefix(line)) {
     a.rank = p->rank;

@@ -859,6 +859,15 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
                            std::to_string(odd->worker) + " (one launcher on one node).");
     }
   }
+  // A node named, no rank: the rank that node's own lines name, when they name one only.
+  if (d.initiating_rank < 0 && d.failed && (!d.initiating_node.empty() || !primary->source->node.empty())) {
+    const std::string node = !d.initiating_node.empty() ? d.initiating_node : primary->source->node;
+    if (auto found = node_rank(collect_peer_lines(st), node)) {
+      d.initiating_rank = found->rank;
+      d.initiating_node = node;
+      hang_notes.push_back(found->why);
+    }
+  }
   // Nothing above named the rank: what the ranks' own healthy lines say about one another (a
   // rank that kept working while the others timed out, the one rank that logged an error, the
   // one whose output stopped first, the one whose setup differs).

@@ -177,6 +177,7 @@ std::vector<PeerLine> collect_peer_lines(const Diagnoser::State& st) {
       l.line = n;
       l.where = in.summary.file + ":" + std::to_string(shown_line(in, n));
       l.blocked = blocked;
+      if (a.node_prefix) l.node = a.node;
       if (may_hold_clock(line)) l.time = parse_timestamp(line);
       l.error = looks_like_error_record(body);
       l.record = starts_with_level(body);
@@ -202,6 +203,18 @@ std::vector<PeerLine> collect_peer_lines(const Diagnoser::State& st) {
     });
   }
   return out;
+}
+
+std::optional<PeerFinding> node_rank(const std::vector<PeerLine>& lines, const std::string& node) {
+  if (node.empty()) return std::nullopt;
+  std::map<int, const PeerLine*> named;
+  for (const auto& l : lines)
+    if (l.node == node) named.try_emplace(l.rank, &l);
+  if (named.size() != 1) return std::nullopt;
+  const auto& [rank, l] = *named.begin();
+  return PeerFinding{rank, node + "'s lines name one rank, " + std::to_string(rank) + ": " + quote(*l) + " (" + l->where +
+                               "); the failure printed there is that rank's.",
+                     "failed on " + node};
 }
 
 namespace {

@@ -20,6 +20,7 @@ struct PeerLine {
   uint64_t line = 0;  // read-line number in its input
   std::string where;  // `file:line` as the reader numbers it
   std::optional<double> time;
+  std::string node;      // the host, pod or container a prefix on the line names, "" when none
   bool blocked = false;  // a file of several files' blocks (`==> f <==`): its line order is no clock
   // The text with each digit run as '#' and the rank's own number as 'R'.
   std::string shape;
@@ -44,6 +45,10 @@ struct PeerFinding {
   std::string why;    // a sentence for the findings
   std::string chain;  // what the rank did, for the causal chain
 };
+
+// The rank of a host, pod or container whose prefixed lines name one rank and only one (`[pod/
+// job-worker-0/pytorch] world_size=3 rank=1`): one process per node.
+std::optional<PeerFinding> node_rank(const std::vector<PeerLine>& lines, const std::string& node);
 
 // One rank, and only one, logged an error record before `first` (the earliest symptom).
 std::optional<PeerFinding> lone_error_record(const std::vector<PeerLine>& lines, const PeerPos& first);

@@ -189,3 +189,39 @@ TEST_CASE("the one rank that logged the path a failure names initiates it") {
     CHECK(rank_of(diagnose("INFO:rank1:saving checkpoint to /tmp/ckpt-ro/checkpoint-4.pt\n" + log + kClosed)) == -1);
   }
 }
+
+TEST_CASE("a pod's or container's failure is the rank its own lines name") {
+  const std::string pods =
+      "[pod/tabular-ddp-master-0/pytorch] vm world_size=3 rank=0\n"
+      "[pod/tabular-ddp-worker-0/pytorch] vm world_size=3 rank=1\n"
+      "[pod/tabular-ddp-worker-1/pytorch] vm world_size=3 rank=2\n"
+      "[pod/tabular-ddp-worker-0/pytorch] Traceback (most recent call last):\n"
+      "[pod/tabular-ddp-worker-0/pytorch]   File \"/w/train.py\", line 37, in <module>\n"
+      "[pod/tabular-ddp-worker-0/pytorch] RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x14 and 12x16)\n";
+  auto r = diagnose(pods);
+  CHECK(rank_of(r) == 1);
+  CHECK(r.diagnoses.front().initiating_node == "tabular-ddp-worker-0");
+
+  // `docker compose logs`: the container's name, padded, then `| `.
+  const std::string compose =
+      "trainer-1  | rank 0/4: 160 samples, 20 batches per epoch\n"
+      "trainer-2  | rank 1/4: 160 samples, 20 batches per epoch\n"
+      "trainer-4  | rank 3/4: 160 samples, 20 batches per epoch\n"
+      "trainer-4  | Traceback (most recent call last):\n"
+      "trainer-4  |   File \"/w/train.py\", line 50, in <module>\n"
+      "trainer-4  | KeyError: 'labels'\n";
+  auto c = diagnose(compose);
+  CHECK(rank_of(c) == 3);
+  CHECK(c.diagnoses.front().initiating_node == "trainer-4");
+  logs::Attribution a = logs::attribute_line("trainer-4  | KeyError: 'labels'");
+  CHECK(a.node == "trainer-4");
+  CHECK(a.node_prefix);
+  CHECK(logs::attribute_line("step-1 |loss").node.empty());
+  CHECK(logs::attribute_line("epoch | 3 | loss").node.empty());
+
+  SUBCASE("a host whose lines name several ranks names none of them") {
+    std::string many = pods;
+    many.insert(0, "[pod/tabular-ddp-worker-0/pytorch] vm world_size=3 rank=2\n");
+    CHECK(rank_of(diagnose(many)) == -1);
+  }
+}

@@ -521,6 +521,27 @@ int Diagnoser::logged_traceback(InputState& in, std::string_view chunk, size_t o
   return rank;
 }
 
+// The file a header line names where several files were shown in one stream: `==> rank_3.log <==`
+// (tail, head), or a script's banner `----- logs/rank0.log -----` (three or more of - = # * around
+// one name ending .log/.txt/.out/.err that names a rank or node); empty when the line is no such
+// header.
+static std::string_view section_file(std::string_view body) {
+  if (body.starts_with("==> ") && body.ends_with(" <==") && body.size() > 8) return body.substr(4, body.size() - 8);
+  auto deco = [](char c) { return c == '-' || c == '=' || c == '#' || c == '*' || c == ' '; };
+  if (body.size() < 8 || body.size() > 300 || !deco(body[0]) || body[0] == ' ' || body[1] != body[0] || body[2] != body[0])
+    return {};
+  size_t b = 0, e = body.size();
+  while (b < e && deco(body[b])) ++b;
+  while (e > b && deco(body[e - 1])) --e;
+  const std::string_view name = body.substr(b, e - b);
+  if (name.empty() || name.find(' ') != std::string_view::npos) return {};
+  // A banner is taken for a file's header only when its name says whose file it is (`rank0.log`,
+  // `node-05.out`): a banner around `config.txt` in a rank's own file keeps that file's rank.
+  for (std::string_view ext : {".log", ".txt", ".out", ".err"})
+    if (name.size() > ext.size() && name.ends_with(ext) && !attribute_file(name).empty()) return name;
+  return {};
+}
+
 void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offset, size_t length,
                              const Attribution* known, const std::vector<int>* ids) {
   State& st = *state_;
@@ -542,8 +563,7 @@ void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offs
   std::string_view body = norm.substr(a.strip);
   // `tail -n +1 rank_*.log` / `head` of several files: `==> rank_3.log <==` heads the lines of
   // that file, attributed by its name as if it had been given apart.
-  if (a.strip == 0 && body.starts_with("==> ") && body.ends_with(" <==") && body.size() > 8) {
-    const std::string_view name = body.substr(4, body.size() - 8);
+  if (const std::string_view name = section_file(body); a.strip == 0 && !name.empty()) {
     in.file_attr = attribute_file(name);
     in.kernel = is_kernel_log_name(name);
     constexpr size_t kMaxHeaders = 4096;

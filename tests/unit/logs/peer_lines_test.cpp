@@ -225,3 +225,12 @@ TEST_CASE("a pod's or container's failure is the rank its own lines name") {
     CHECK(rank_of(diagnose(many)) == -1);
   }
 }
+
+TEST_CASE("a script's banner between concatenated rank files heads that file's lines") {
+  const std::string log = "----- logs/rank0.log -----\n" + std::string(kStop) + "----- logs/rank1.log -----\n" + kClosed +
+                          "----- logs/rank2.log -----\n" + kClosed;
+  CHECK(rank_of(diagnose(log)) == 0);
+  // A banner around a file of nobody's keeps the lines unranked.
+  const std::string other = "=== config.txt ===\n" + std::string(kStop) + kClosed + kClosed;
+  CHECK(rank_of(diagnose(other)) == -1);
+}

@@ -344,7 +344,29 @@ int logged_pid(std::string_view line) {
   return -1;
 }
 
+namespace {
+// A logger's `[R/W]` (rank of world size) at the head of a line, alone or behind a clock:
+// `2026-12-02 18:53:10,765 [2/4] ERROR ...`. Not behind words (`Epoch [1/5]`), and R < W.
+int rank_of_world(std::string_view line, std::pair<size_t, size_t>* digits_at) {
+  const size_t open = line.find('[');
+  if (open == std::string_view::npos || open > 40) return -1;
+  for (size_t i = 0; i < open; ++i)
+    if (std::isalpha(static_cast<unsigned char>(line[i])) && line[i] != 'T' && line[i] != 'Z') return -1;
+  size_t i = open + 1;
+  int r = 0, w = 0;
+  const size_t digits = i;
+  if (!number(line, i, r) || i >= line.size() || line[i] != '/') return -1;
+  const size_t length = i - digits;
+  ++i;
+  if (!number(line, i, w) || i >= line.size() || line[i] != ']' || w < 2 || r >= w) return -1;
+  if (i + 1 < line.size() && line[i + 1] != ' ') return -1;
+  if (digits_at) *digits_at = {digits, length};
+  return r;
+}
+}  // namespace
+
 int logged_rank(std::string_view line, std::pair<size_t, size_t>* digits_at) {
+  if (int r = rank_of_world(line, digits_at); r >= 0) return r;
   std::string_view head = line.substr(0, 120);
   for (size_t at = 0; at + 4 < head.size(); ++at) {
     if ((head[at] | 0x20) != 'r' || (head[at + 1] | 0x20) != 'a' || (head[at + 2] | 0x20) != 'n' ||

@@ -234,3 +234,13 @@ TEST_CASE("a script's banner between concatenated rank files heads that file's l
   const std::string other = "=== config.txt ===\n" + std::string(kStop) + kClosed + kClosed;
   CHECK(rank_of(diagnose(other)) == -1);
 }
+
+TEST_CASE("a logger's [R/W] at the head of a line is the rank of that world") {
+  CHECK(logs::logged_rank("2026-12-02 18:53:10,765 [2/4] ERROR step 8 failed") == 2);
+  CHECK(logs::logged_rank("[3/4] INFO step 0") == 3);
+  CHECK(logs::logged_rank("2026-12-02T18:53:10Z [1/8] WARNING slow") == 1);
+  CHECK(logs::logged_rank("Epoch [1/5] loss 0.3") == -1);  // behind a word: a counter
+  CHECK(logs::logged_rank("[5/4] INFO") == -1);             // not a rank of that world
+  CHECK(logs::logged_rank("[1/1] INFO") == -1);
+  CHECK(logs::logged_rank("[2/4]x") == -1);
+}

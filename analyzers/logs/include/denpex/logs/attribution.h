@@ -29,7 +29,8 @@ Attribution attribute_line(std::string_view line);
 
 // The rank a training script's own logger put in the head of a line, where no launcher prefix
 // says it: `INFO:rank0:saving ...` (logging's default format, a logger per rank), `... | rank 2 |
-// ERROR | ...`, `[RANK 0] ...`, `rank=1 step=3`, `rank 2: ...`; -1 when none. Read only for the
+// ERROR | ...`, `[RANK 0] ...`, `rank=1 step=3`, `rank 2: ...`, `[2/4] ERROR ...` (rank of world
+// size, at the head or behind a clock); -1 when none. Read only for the
 // line a traceback follows (logging.exception prints its message, then the traceback bare).
 // `digits_at`, when given, receives where the rank's digits lie in the line (offset, length).
 int logged_rank(std::string_view line, std::pair<size_t, size_t>* digits_at = nullptr);

@@ -894,6 +894,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     if (!found) found = lone_error_record(lines, at_first);
     if (!found && !from_initiator && first->entry->id.find("timeout") == std::string::npos)
       found = lone_departure(lines, at_first);
+    if (!found) found = lone_nonfinite(lines);
     if (!found) found = went_quiet_first(lines);
     if (!found) found = odd_report(lines);
     if (found) {

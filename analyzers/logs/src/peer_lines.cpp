@@ -304,6 +304,34 @@ std::optional<PeerFinding> path_owner(const std::vector<PeerLine>& lines, std::s
                      "was working on the path the failure names"};
 }
 
+namespace {
+bool non_finite(std::string_view text) {
+  auto word = [&](size_t at, size_t n) {
+    const bool before = at == 0 || !std::isalnum(static_cast<unsigned char>(text[at - 1]));
+    const bool after = at + n >= text.size() || !std::isalnum(static_cast<unsigned char>(text[at + n]));
+    return before && after;
+  };
+  std::string low(text);
+  for (char& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (std::string_view w : {"nan", "inf", "infinity"})
+    for (size_t at = low.find(w); at != std::string::npos; at = low.find(w, at + 1))
+      if (word(at, w.size())) return true;
+  return false;
+}
+}  // namespace
+
+std::optional<PeerFinding> lone_nonfinite(const std::vector<PeerLine>& lines) {
+  if (ranks_of(lines).size() < 2) return std::nullopt;
+  std::map<int, const PeerLine*> bad;
+  for (const auto& l : lines)
+    if (!l.error && non_finite(l.text)) bad.try_emplace(l.rank, &l);
+  if (bad.size() != 1) return std::nullopt;
+  const auto& [rank, l] = *bad.begin();
+  return PeerFinding{rank, "Rank " + std::to_string(rank) + ", and no other rank, logged a non-finite number: " + quote(*l) +
+                               " (" + l->where + "). Its data or its numbers went bad first.",
+                     "logged a non-finite number before the failure"};
+}
+
 std::optional<PeerFinding> went_quiet_first(const std::vector<PeerLine>& lines) {
   const std::set<int> ranks = ranks_of(lines);
   if (ranks.size() < 3) return std::nullopt;

@@ -62,6 +62,10 @@ std::optional<PeerFinding> lone_departure(const std::vector<PeerLine>& lines, co
 // itself or a directory of it: that rank was working on it.
 std::optional<PeerFinding> path_owner(const std::vector<PeerLine>& lines, std::string_view message);
 
+// One rank, and only one, logged a non-finite number (`nan`, `inf`) in its healthy lines
+// (`feature range [-3.81, inf]`, `loss nan`): its data or its numbers went bad first.
+std::optional<PeerFinding> lone_nonfinite(const std::vector<PeerLine>& lines);
+
 // One rank's output stopped first: every other rank logged a line after its last one, the same
 // line (text and numbers) for all of them, that it never logged (`step 16 ...`).
 std::optional<PeerFinding> went_quiet_first(const std::vector<PeerLine>& lines);

@@ -244,3 +244,23 @@ TEST_CASE("a logger's [R/W] at the head of a line is the rank of that world") {
   CHECK(logs::logged_rank("[1/1] INFO") == -1);
   CHECK(logs::logged_rank("[2/4]x") == -1);
 }
+
+TEST_CASE("the one rank that logged a non-finite number initiates a failure of no rank") {
+  const std::string log =
+      "INFO:trainer.rank0:loaded 480 readings, feature range [-3.52, 3.61]\n"
+      "INFO:trainer.rank1:loaded 480 readings, feature range [-3.81, inf]\n"
+      "INFO:trainer.rank2:loaded 480 readings, feature range [-3.40, 3.77]\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/w/train.py\", line 44, in <module>\n"
+      "    assert torch.isfinite(loss), f\"loss is {loss.item()}\"\n"
+      "AssertionError: loss is nan\n";
+  auto r = diagnose(log + kClosed + kClosed);
+  CHECK(rank_of(r) == 1);
+  CHECK(says(r, "Rank 1, and no other rank, logged a non-finite number"));
+  SUBCASE("words that hold the letters are not numbers") {
+    std::string words = log;
+    words.replace(words.find("inf]"), 3, "3.9");
+    words.insert(0, "INFO:trainer.rank2:info: infra ready, nanny off\n");
+    CHECK(rank_of(diagnose(words + kClosed + kClosed)) == -1);
+  }
+}

@@ -872,7 +872,8 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   // rank that kept working while the others timed out, the one rank that logged an error, the
   // one whose output stopped first, the one whose setup differs).
   if (d.initiating_rank < 0 && d.initiating_node.empty() && d.failed) {
-    const std::vector<PeerLine> lines = collect_peer_lines(st);
+    std::vector<PeerLine> orphans;
+    const std::vector<PeerLine> lines = collect_peer_lines(st, &orphans);
     const Cand* first = primary;
     if (!from_initiator)
       for (const auto& c : all)
@@ -887,9 +888,21 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     std::optional<PeerFinding> found;
     if (!from_initiator && first->entry->id.find("timeout") != std::string::npos)
       found = alive_after(lines, at_first, timed_out);
-    if (from_initiator) {
+    if (!found && from_initiator) {
       const ExceptionEvent* ex = primary->source->events.exception_at(primary->hit.line);
       found = path_owner(lines, ex ? ex->message : primary->hit.text);
+    } else if (!found) {
+      // Collateral only: an error line of no rank printed before the first symptom (a script's
+      // own `error: ...` before sys.exit) may name a path one rank worked on.
+      std::string said;
+      for (const auto& o : orphans)
+        if (auto later = o.time && at_first.time ? std::optional<bool>(*o.time > *at_first.time)
+                                                 : (o.input == at_first.input && !o.blocked
+                                                        ? std::optional<bool>(o.line > at_first.line)
+                                                        : std::nullopt);
+            later && !*later && said.size() < 4096)
+          said += o.text + "\n";
+      if (!said.empty()) found = path_owner(lines, said);
     }
     if (!found) found = lone_error_record(lines, at_first);
     if (!found && !from_initiator && first->entry->id.find("timeout") == std::string::npos)

@@ -32,6 +32,15 @@ bool joined(std::string_view s, size_t begin, size_t end) {
   return false;
 }
 
+// An exception line is a traceback's, which the hits and events already hold.
+bool is_log_head_only(std::string_view body) {
+  size_t i = 0;
+  while (i < body.size() && (std::isalnum(static_cast<unsigned char>(body[i])) || body[i] == '_' || body[i] == '.')) ++i;
+  const std::string_view name = body.substr(0, i);
+  return i < body.size() && body[i] == ':' &&
+         (name.ends_with("Error") || name.ends_with("Exception") || name.ends_with("Interrupt"));
+}
+
 bool starts_with_level(std::string_view body) {
   // glog's E/F heads, and the level words loggers write.
   if (body.size() > 5 && (body[0] == 'E' || body[0] == 'F') && digit(body, 1) && digit(body, 2) && digit(body, 3) &&
@@ -112,7 +121,7 @@ std::set<int> ranks_of(const std::vector<PeerLine>& lines) {
 
 }  // namespace
 
-std::vector<PeerLine> collect_peer_lines(const Diagnoser::State& st) {
+std::vector<PeerLine> collect_peer_lines(const Diagnoser::State& st, std::vector<PeerLine>* unranked) {
   // Pids first: a line that names its rank and its pid ties the two, for lines that name only the
   // pid (glog heads, `[pid 12872]`), wherever in the kept text either comes.
   std::map<int, int> pid_rank = st.pid_rank;
@@ -160,7 +169,19 @@ std::vector<PeerLine> collect_peer_lines(const Diagnoser::State& st) {
       const int pid = logged_pid(body);
       if (rank < 0)
         if (auto owner = pid_rank.find(pid); owner != pid_rank.end()) rank = owner->second;
-      if (rank < 0) return;
+      if (rank < 0) {
+        if (unranked && unranked->size() < 256 && looks_like_error_record(body) && !is_log_head_only(body)) {
+          PeerLine u;
+          u.input = i;
+          u.line = n;
+          u.where = in.summary.file + ":" + std::to_string(shown_line(in, n));
+          u.blocked = blocked;
+          if (may_hold_clock(line)) u.time = parse_timestamp(line);
+          u.text = std::string(body);
+          unranked->push_back(std::move(u));
+        }
+        return;
+      }
       // A pid differs on every rank like the rank itself: it is not part of what a line says.
       size_t pid_at = std::string_view::npos;
       if (pid > 0) {
@@ -291,9 +312,15 @@ std::optional<PeerFinding> path_owner(const std::vector<PeerLine>& lines, std::s
   for (const auto& l : lines)
     for (const std::string& mine : paths_in(l.text)) {
       // The same path, or a directory it lies in (a job logs where it writes, then a file there fails).
+      auto stem = [](std::string_view p) {
+        const size_t dot = p.rfind('.'), slash = p.rfind('/');
+        return dot != std::string_view::npos && (slash == std::string_view::npos || dot > slash) ? p.substr(0, dot) : p;
+      };
       const bool holds = std::any_of(named.begin(), named.end(), [&](const std::string& p) {
-        return p == mine || (mine.size() >= 8 && p.size() > mine.size() && p.starts_with(mine) &&
-                             (mine.back() == '/' || p[mine.size()] == '/'));
+        return p == mine ||
+               (mine.size() >= 8 && p.size() > mine.size() && p.starts_with(mine) &&
+                (mine.back() == '/' || p[mine.size()] == '/')) ||
+               (stem(p).size() >= 8 && stem(p) == stem(mine));
       });
       if (holds) owners.try_emplace(l.rank, &l);
     }

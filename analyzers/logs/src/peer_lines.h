@@ -38,7 +38,9 @@ struct PeerPos {
   std::optional<double> time;
 };
 
-std::vector<PeerLine> collect_peer_lines(const Diagnoser::State& st);
+// `unranked`, when given, receives the error lines no rank is known for (`error: data/part-3b.idx:
+// index format v1 ...`), outside tracebacks: a path they name may tie them to a rank (path_owner).
+std::vector<PeerLine> collect_peer_lines(const Diagnoser::State& st, std::vector<PeerLine>* unranked = nullptr);
 
 struct PeerFinding {
   int rank = -1;
@@ -59,7 +61,8 @@ std::optional<PeerFinding> lone_departure(const std::vector<PeerLine>& lines, co
 
 // A path the failure's message names (`Permission denied: '/ckpt/checkpoint-4.pt'`) that one rank,
 // and only one, named in its own lines (`INFO:rank0:saving checkpoint to /ckpt/checkpoint-4.pt`),
-// itself or a directory of it: that rank was working on it.
+// itself, a directory of it, or the same path with another extension (`part-3b.idx` beside the
+// rank's `part-3b.bin`): that rank was working on it.
 std::optional<PeerFinding> path_owner(const std::vector<PeerLine>& lines, std::string_view message);
 
 // One rank, and only one, logged a non-finite number (`nan`, `inf`) in its healthy lines

@@ -264,3 +264,20 @@ TEST_CASE("the one rank that logged a non-finite number initiates a failure of n
     CHECK(rank_of(diagnose(words + kClosed + kClosed)) == -1);
   }
 }
+
+TEST_CASE("an error line of no rank names a file beside one rank's: that rank's, when only peers' symptoms follow") {
+  const std::string log =
+      "rank 0: epoch 1 -> data/part-0b.bin\n"
+      "rank 2: epoch 1 -> data/part-2b.bin\n"
+      "rank 3: epoch 1 -> data/part-3b.bin\n"
+      "error: data/part-3b.idx: index format v1 is not supported by this loader (need v2).\n"
+      "rank 1: epoch 1 -> data/part-1b.bin\n";
+  auto r = diagnose(log + kClosed + kClosed + kClosed);
+  CHECK(rank_of(r) == 3);
+  CHECK(says(r, "names a path that rank 3"));
+  SUBCASE("a path no rank named: no rank is named") {
+    std::string other = log;
+    other.replace(other.find("data/part-3b.idx"), 16, "data/vocab-v1.idx");
+    CHECK(rank_of(diagnose(other + kClosed + kClosed + kClosed)) == -1);
+  }
+}

@@ -22,7 +22,7 @@ struct Case {
 };
 
 const Case kCases[] = {
-    {"pdsh-cut-traceback.log", "unrecognized-exception", -1, "worker-1"},
+    {"pdsh-cut-traceback.log", "unrecognized-exception", 2, "worker-1"},
     {"lone-exception-ranks.log", "unrecognized-exception", 2, ""},
     {"spawn-cut-bare-exception.log", "unrecognized-exception", 1, ""},
     {"mpirun-horovod.log", "horovod-shut-down", 3, ""},
@@ -56,7 +56,7 @@ const Case kCases[] = {
     {"logger-error-record-two-failures.log", "unrecognized-exception", 2, ""},
     {"ddp-error-names-rank.log", "ddp-unused-parameters", 0, ""},
     {"logger-rank-dataloader-killed.log", "dataloader-worker-killed", 0, ""},
-    {"unranked-stream-unknown-first.log", "unrecognized-exception", -1, ""},
+    {"unranked-stream-unknown-first.log", "unrecognized-exception", 0, ""},
     {"tail-sections-per-rank.log", "unrecognized-exception", 3, ""},
     {"monitored-barrier-names-chain.log", "monitored-barrier-rank-failed", 3, ""},
     {"store-barrier-timeout-own-rank.log", "store-clients-joined-timeout", 3, ""},

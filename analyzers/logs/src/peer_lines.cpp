@@ -1,4 +1,4 @@
-// The ranks' healthy lines, read back from each input's head and tail, and four ways they single
+// The ranks' healthy lines, read back from each input's head and tail, and the ways they single
 // out one rank. See peer_lines.h for when they are asked.
 #include "peer_lines.h"
 

@@ -3,8 +3,9 @@
 // to a rank (an unprefixed traceback, collateral only). Each input's kept head and tail are read
 // again at the end; a line counts for a rank when a prefix, a file name, the logger's words
 // (`rank 2: ...`, `INFO:rank0:`) or a pid the log tied to a rank say whose it is. Every rule asks
-// for three ranks or more and one rank standing apart from all the others, and gives nothing when
-// the lines disagree: these are inferences, said as such.
+// for lines of two ranks or more (three for went_quiet_first and odd_report) and one rank standing
+// apart from all the others, and gives nothing when the lines disagree: these are inferences,
+// said as such.
 #include <optional>
 #include <set>
 #include <string>

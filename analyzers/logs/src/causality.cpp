@@ -9,6 +9,7 @@
 #include <set>
 
 #include "denpex/logs/evidence.h"
+#include "code_path.h"
 #include "diagnoser_state.h"
 #include "exit_reports.h"
 #include "odd_one_out.h"
@@ -59,18 +60,6 @@ bool is_fallback(const core::Entry* e) { return has_tag(e, "fallback"); }
 bool is_cancellation(const core::Entry* e) { return has_tag(e, "cancellation"); }
 bool is_serious(const core::Entry* e) {
   return e->severity == core::Severity::Fatal || e->severity == core::Severity::Error;
-}
-
-// The innermost frame of user code: not the standard library, not an installed package.
-const StackFrame* user_frame(const std::vector<StackFrame>& stack) {
-  for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
-    const std::string& f = it->file;
-    if (f.find("site-packages/") != std::string::npos || f.find("dist-packages/") != std::string::npos ||
-        f.find("/lib/python3") != std::string::npos || f.starts_with("<"))
-      continue;
-    return &*it;
-  }
-  return nullptr;
 }
 
 std::string base_name(const std::string& path) {
@@ -888,9 +877,10 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     std::optional<PeerFinding> found;
     if (!from_initiator && first->entry->id.find("timeout") != std::string::npos)
       found = alive_after(lines, at_first, timed_out);
+    const ExceptionEvent* failed_ex = from_initiator ? primary->source->events.exception_at(primary->hit.line) : nullptr;
+    if (failed_ex) found = object_source_rank(*failed_ex);
     if (!found && from_initiator) {
-      const ExceptionEvent* ex = primary->source->events.exception_at(primary->hit.line);
-      found = path_owner(lines, ex ? ex->message : primary->hit.text);
+      found = path_owner(lines, failed_ex ? failed_ex->message : primary->hit.text);
     } else if (!found) {
       // Collateral only: an error line of no rank printed before the first symptom (a script's
       // own `error: ...` before sys.exit) may name a path one rank worked on.
@@ -910,6 +900,11 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     if (!found) found = lone_nonfinite(lines);
     if (!found) found = went_quiet_first(lines);
     if (!found) found = odd_report(lines);
+    // Last, convention: a failure in work scripts leave to rank 0, when other processes lost it.
+    const bool peers_lost_it = std::any_of(all.begin(), all.end(), [&](const Cand& c) {
+      return !c.entry->can_initiate() && is_serious(c.entry) && c.source->events.exception_at(c.hit.line) != failed_ex;
+    });
+    if (!found && failed_ex && peers_lost_it) found = rank_zero_duty(*failed_ex);
     if (found) {
       d.initiating_rank = found->rank;
       if (!from_initiator) {

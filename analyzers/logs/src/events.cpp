@@ -11,6 +11,7 @@ namespace denpex::logs {
 namespace {
 
 constexpr size_t kMaxMessage = 512;
+constexpr size_t kMaxFrameCode = 200;  // bytes of a frame's source line kept
 constexpr size_t kMaxPath = 1024;
 constexpr size_t kMaxFunction = 256;
 
@@ -51,7 +52,9 @@ std::optional<std::pair<std::string, std::string>> split_exception_line(std::str
   if (end < text.size() && text[end] != ':') return std::nullopt;
   // A bare name (`KeyboardInterrupt`) or `Name: message`; the name must look like an exception.
   std::string_view last = type.substr(type.rfind('.') == std::string_view::npos ? 0 : type.rfind('.') + 1);
-  if (!ends_with_suffix(last) && type.find("::") == std::string_view::npos) return std::nullopt;
+  // Two common classes outside that naming: an uncaught StopIteration, a debugger's `bdb.BdbQuit`.
+  if (!ends_with_suffix(last) && last != "StopIteration" && last != "BdbQuit" && type.find("::") == std::string_view::npos)
+    return std::nullopt;
   std::string_view msg = end < text.size() ? trim(text.substr(end + 1)) : std::string_view{};
   return std::make_pair(std::string(type), std::string(msg.substr(0, kMaxMessage)));
 }
@@ -441,6 +444,8 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
       return;
     }
     const bool source_expected = std::exchange(after_frame_, false);
+    if (source_expected && !stack_.empty() && !text.empty() && !split_exception_line(text))
+      stack_.back().code = std::string(trim(text).substr(0, kMaxFrameCode));
     if (text.starts_with(" ") || text.starts_with("\t") || text.empty()) return;  // source lines, carets
     // A frame line a paste cut short (`File "/workspace/trai`): still inside the traceback.
     if (text.starts_with("File \"")) {

@@ -16,6 +16,7 @@ struct StackFrame {
   uint64_t line = 0;      // line in that source file (1-based), from `line N`
   std::string function;   // `in step` -> "step"; empty for the `File "x.py", line 3` of a SyntaxError
   uint64_t log_line = 0;  // 1-based line of the log where this frame was printed
+  std::string code;       // the source line printed under it, trimmed and capped; "" when none
 };
 
 struct ExceptionEvent {

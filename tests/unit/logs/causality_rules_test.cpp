@@ -9,22 +9,13 @@
 #include "denpex/encyclopedia/library.h"
 #include "denpex/logs/attribution.h"
 #include "denpex/logs/diagnoser.h"
+#include "diagnose.h"
 #include "denpex/logs/normalize.h"
 
 using namespace denpex;
 
 namespace {
-logs::Report diagnose(const std::vector<std::pair<std::string, std::string>>& files) {
-  static auto lib = encyclopedia::Library::builtin();
-  static logs::Matcher m(lib.entries());
-  logs::Diagnoser d(m);
-  for (const auto& [name, text] : files) {
-    auto in = d.open(name);
-    d.feed(in, text);
-    d.close(in);
-  }
-  return d.finish();
-}
+logs::Report diagnose(const std::vector<std::pair<std::string, std::string>>& files) { return testing::diagnose_inputs(files); }
 
 const char* kClosed =
     "Traceback (most recent call last):\n"

@@ -9,19 +9,12 @@
 #include "denpex/encyclopedia/library.h"
 #include "denpex/logs/attribution.h"
 #include "denpex/logs/diagnoser.h"
+#include "diagnose.h"
 
 using namespace denpex;
 
 namespace {
-logs::Report diagnose(const std::string& text) {
-  static auto lib = encyclopedia::Library::builtin();
-  static logs::Matcher m(lib.entries());
-  logs::Diagnoser d(m);
-  auto in = d.open("job.log");
-  d.feed(in, text);
-  d.close(in);
-  return d.finish();
-}
+logs::Report diagnose(const std::string& text) { return testing::diagnose_text(text); }
 
 int rank_of(const logs::Report& r) {
   REQUIRE_FALSE(r.diagnoses.empty());

@@ -7,5 +7,5 @@ for r in range(4):
     tgt = torch.randint(0, 300, (n,), generator=g)
     scale = torch.ones(n)
     if r == 3:
-        scale[2880:2896] = 1e4   # a block of mis-scaled weights deep into part 3 (step 181)
+        scale[2864:2880] = 1e4   # a block of mis-scaled weights deep into part 3 (step 180)
     torch.save({"ctx": ctx, "tgt": tgt, "loss_scale": scale}, f"tokens/part{r}.pt")

@@ -6,7 +6,7 @@
 #          bash run.sh 1103 1115    # selected cases
 #
 # Needs: Debian python3-torch (1.13.1, CPU, gloo), tmux, util-linux `script`, and for
-# the Slurm cases (1101 1103 1104 1111 1113 1118) slurm-wlm + munge (started by
+# the Slurm cases (1101 1103 1104 1111 1113) slurm-wlm + munge (started by
 # slurm_up.sh if no controller answers).  Each case runs in its own scratch dir
 # under $RUN so tracebacks show /tmp/hx12/NNNN/train.py.
 set -u
@@ -131,38 +131,9 @@ case_1114() {
     $LAUNCH --nproc 4 --port 29714 --quiet --summary simple --grace 3 -- $PY train.py > $OUT/1114-late-overflow-iso-ts.log 2>&1
 }
 
-case_1116() {
-    setup 1116 j1116_healthy.py
-    $LAUNCH --nproc 3 --port 29716 --quiet --summary none -- $PY train.py > $OUT/1116-syslog-healthy-warnings.log 2>&1
-}
-
-case_1117() {
-    setup 1117 j1117_interactive.py
-    # started by hand in a tmux pane; Ctrl-C typed after ~14 s; the pane history is the log
-    local S=hx12-1117
-    tmux kill-session -t $S 2>/dev/null
-    tmux new-session -d -s $S -x 160 -y 50 "bash --norc --noprofile"
-    tmux set-option -t $S history-limit 5000
-    sleep 1
-    tmux send-keys -t $S "cd $RUN/1117 && $PY $HERE/launch.py --nproc 3 --port 29717 --quiet --summary none -- $PY train.py" Enter
-    sleep 16
-    tmux send-keys -t $S C-c
-    sleep 8
-    tmux capture-pane -t $S -p -J -S - | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' > $OUT/1117-tmux-ctrl-c.log
-    tmux kill-session -t $S
-}
-
-case_1118() {
-    slurm_up || return 1
-    setup 1118 j1117_interactive.py j1118.sbatch
-    local jid; jid=$(sbatch --parsable --wait j1118.sbatch)
-    sleep 2
-    cp tl-mlp-$jid.out $OUT/1118-sbatch-time-limit.log
-}
-
 # ---------------------------------------------------------------- main
 cases=("$@")
-[ ${#cases[@]} -eq 0 ] && cases=($(seq 1101 1122))
+[ ${#cases[@]} -eq 0 ] && cases=($(seq 1101 1114))
 for c in "${cases[@]}"; do
     echo "== case $c ($(date +%T))"
     ( case_$c )

@@ -14,7 +14,9 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=$(dirname "$HERE")
 PY=/usr/bin/python3
 RUN=${RUN:-/tmp/hx12}
-LAUNCH="$PY $HERE/launch.py"
+# minilaunch and trainlib are heldout10's, unchanged.
+SHARED="$HERE/../../heldout10/jobs"
+LAUNCH="$PY $SHARED/launch.py"
 source "$HERE/slurm_up.sh"
 unset RANK WORLD_SIZE LOCAL_RANK MASTER_ADDR MASTER_PORT
 
@@ -22,7 +24,7 @@ setup() {  # setup NNNN job.py [extra files...]
     local n=$1 job=$2; shift 2
     rm -rf "$RUN/$n"; mkdir -p "$RUN/$n"
     cp "$HERE/$job" "$RUN/$n/train.py"
-    cp "$HERE/trainlib.py" "$RUN/$n/"
+    cp "$SHARED/trainlib.py" "$RUN/$n/"
     for f in "$@"; do cp "$HERE/$f" "$RUN/$n/"; done
     cd "$RUN/$n" || exit 1
 }

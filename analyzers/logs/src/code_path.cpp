@@ -84,8 +84,8 @@ std::optional<PeerFinding> rank_zero_duty(const ExceptionEvent& ex) {
   static constexpr Duty kDuties[] = {
       {"torch.save(", "saving a checkpoint"},        {".save_pretrained(", "saving the model"},
       {"save_checkpoint(", "saving a checkpoint"},   {"save_model(", "saving the model"},
-      {"os.makedirs(", "creating the output directories"}, {"os.mkdir(", "creating the output directories"},
-      {".mkdir(", "creating the output directories"}, {"breakpoint(", "a debugger's prompt"},
+      {"os.makedirs(", "creating the output directories"}, {".mkdir(", "creating the output directories"},
+      {"breakpoint(", "a debugger's prompt"},
       {"pdb.set_trace(", "a debugger's prompt"},     {"wandb.", "experiment logging"},
       {"summarywriter(", "experiment logging"},      {"writer.add_", "experiment logging"},
   };

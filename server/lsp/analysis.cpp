@@ -70,7 +70,10 @@ void Server::Impl::schedule(const std::string& uri) {
     if (it == states.end()) return;
     st = it->second;
     if (!st->log && !st->python) return;
-    if (st->running) st->cancel.cancel();  // its result would be stale: stop early
+    // A running analysis of an older version would be stale: stop it early. One of this version (a
+    // diagnostic pull arriving while it runs) answers the pull when it lands: restarting it would
+    // only delay that answer.
+    if (st->running && st->running_doc != st->doc) st->cancel.cancel();
     if (options.threads > 0) {
       if (!st->queued) {
         st->queued = true;
@@ -116,6 +119,7 @@ void Server::Impl::run(const std::shared_ptr<DocState>& st, const std::string& u
     st->running = true;
     st->cancel = token;
     doc = st->doc;
+    st->running_doc = doc;
     s = settings;
   }
   std::shared_ptr<const PythonResult> py;
@@ -161,6 +165,7 @@ void Server::Impl::run(const std::shared_ptr<DocState>& st, const std::string& u
   {
     std::lock_guard<std::mutex> lock(mu);
     st->running = false;
+    st->running_doc.reset();
     bool fresh = !token.cancelled() && st->open && st->doc == doc;
     if (fresh && (py || lg)) {
       if (lg) {

@@ -197,6 +197,8 @@ json Server::Impl::workspace_diagnostic() {
         auto r = std::make_shared<PythonResult>(*pr);
         r->diagnostics = python_diagnostics(*r->doc, r->analysis, settings);
         it->second->python_result = r;
+        // The state is current now, so no pool run will answer the pulls waiting for it.
+        answer_pulls_locked(*it->second, uri);
       }
     }
   }

@@ -253,9 +253,11 @@ void reanalyze_all(Server::Impl& s, bool logs_only) {
     std::lock_guard<std::mutex> lock(s.mu);
     for (auto& [uri, st] : s.states) {
       if (logs_only && !st->log) continue;
-      // Forget the results so the next analysis is not skipped as current.
+      // Forget the results so the next analysis is not skipped as current; one running now read
+      // the old settings, so it must not land as current either.
       st->python_result.reset();
       st->log_result.reset();
+      if (st->running) st->cancel.cancel();
       uris.push_back(uri);
     }
   }

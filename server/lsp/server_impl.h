@@ -50,6 +50,7 @@ struct DocState {
   bool python = false;  // neither: the server holds the text but analyses nothing
   bool open = true;
   bool queued = false, running = false;
+  std::shared_ptr<const Document> running_doc;  // the version the running analysis reads
   core::CancelToken cancel;
   features::PythonDocument incremental;  // parse state; used by the running analysis only
   std::shared_ptr<const PythonResult> python_result;

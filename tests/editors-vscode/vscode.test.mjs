@@ -3,7 +3,7 @@
 //   node vscode.test.mjs --vsix FILE --code-server BIN --chromium BIN [--screenshots DIR] [--only 1,2,3,4,5]
 // Every wait is bounded; the first failure prints what the page showed, saves a screenshot and exits 1.
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, copyFileSync, rmSync, existsSync } from "node:fs";
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, copyFileSync, rmSync, existsSync, readdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -85,6 +85,8 @@ const baseSettings = {
   "terminal.integrated.defaultProfile.linux": "sh",
   "terminal.integrated.profiles.linux": { sh: { path: "/bin/sh" } },
   "workbench.colorTheme": "Default Dark Modern",
+  // The language client logs each request and reply in the Denpex output: dumpLogs() shows them.
+  "denpex.trace.server": "messages",
 };
 writeFileSync(settingsFile, JSON.stringify(baseSettings, null, 2));
 
@@ -151,6 +153,33 @@ async function scenario(id, title, fn) {
       const notes = await page?.locator(".notification-toast").allInnerTexts();
       if (notes?.length) console.error(`notifications: ${JSON.stringify(notes)}`);
     } catch {}
+    dumpLogs();
+  }
+}
+
+// What the extension and the extension host wrote (the "Denpex" output channel holds the language
+// client's own errors, e.g. a failed diagnostic pull): a flake on a CI machine can then be explained.
+function dumpLogs() {
+  const files = [];
+  const walk = (d) => {
+    let names = [];
+    try {
+      names = readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      const p = join(d, n.name);
+      if (n.isDirectory()) walk(p);
+      else if (/Denpex\.log$|remoteexthost\.log$/.test(n.name)) files.push(p);
+    }
+  };
+  walk(join(userData, "logs"));
+  for (const f of files) {
+    let lines = readFileSync(f, "utf8").split("\n");
+    if (f.endsWith("remoteexthost.log")) lines = lines.filter((l) => /\[(error|warning)\]|denpex/i.test(l));
+    console.error(`--- ${f.slice(userData.length + 1)} (last ${Math.min(lines.length, 120)} lines)`);
+    console.error(lines.slice(-120).join("\n"));
   }
 }
 

@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -182,6 +183,54 @@ TEST_CASE("lsp threads: a burst of edits on two workers ends with the diagnostic
     CHECK(v >= prev);
     prev = v;
   }
+}
+
+TEST_CASE("lsp threads: pulls during a running analysis are all answered; a settings change mid-run lands") {
+  std::string base = read(fs::path(DENPEX_SOURCE_DIR) / "tests/protocol/workspace/train.py");
+  Client c(2);
+  c.start({{"textDocument", {{"diagnostic", json::object()}}}});
+  const std::string uri = "file:///pull/train.py";
+  c.open(uri, base);
+  auto pull = [&](int id) {
+    c.send({{"jsonrpc", "2.0"}, {"id", id}, {"method", "textDocument/diagnostic"}, {"params", {{"textDocument", {{"uri", uri}}}}}});
+  };
+  // Pulls for the version being analysed must not restart that analysis; each gets its answer.
+  for (int i = 0; i < 20; ++i) pull(100 + i);
+  // Settings that drop DPX001 arrive while that analysis may still run: its result, read with the
+  // old settings, must not be taken as current.
+  c.send({{"jsonrpc", "2.0"}, {"method", "workspace/didChangeConfiguration"}, {"params", {{"settings", {{"denpex", {{"ignore", {"DPX001"}}}}}}}}});
+  pull(200);
+  c.server.wait_idle();
+  std::map<int, json> answers;
+  {
+    std::lock_guard<std::mutex> lock(c.mu);
+    for (const auto& m : c.sent)
+      if (m.contains("id") && m["id"].is_number_integer() && m.contains("result")) answers[m["id"].get<int>()] = m["result"];
+  }
+  for (int i = 0; i < 20; ++i) CHECK_MESSAGE(answers.count(100 + i) == 1, "pull " << 100 + i << " was not answered");
+  REQUIRE(answers.count(200) == 1);
+  for (const auto& d : answers[200]["items"]) CHECK(d["code"] != "DPX001");
+}
+
+TEST_CASE("lsp threads: a document pull is answered when a workspace pull brings its document up to date first") {
+  // VS Code sends textDocument/diagnostic and workspace/diagnostic together on open. The workspace
+  // pull analyses a document the pool has not finished; the waiting document pull must be answered
+  // then, or the client keeps that document's diagnostics empty for good.
+  std::string base = read(fs::path(DENPEX_SOURCE_DIR) / "tests/protocol/workspace/train.py");
+  Client c(2);
+  c.start({{"textDocument", {{"diagnostic", json::object()}}}});
+  for (int d = 0; d < 100; ++d) {
+    std::string uri = "file:///ws/f" + std::to_string(d) + ".py";
+    c.open(uri, base);
+    c.send({{"jsonrpc", "2.0"}, {"id", 100 + d}, {"method", "textDocument/diagnostic"}, {"params", {{"textDocument", {{"uri", uri}}}}}});
+    c.send({{"jsonrpc", "2.0"}, {"id", 1000 + d}, {"method", "workspace/diagnostic"}, {"params", {{"previousResultIds", json::array()}}}});
+  }
+  c.server.wait_idle();
+  std::lock_guard<std::mutex> lock(c.mu);
+  std::set<int> answered;
+  for (const auto& m : c.sent)
+    if (m.contains("id") && m["id"].is_number_integer() && m.contains("result")) answered.insert(m["id"].get<int>());
+  for (int d = 0; d < 100; ++d) CHECK_MESSAGE(answered.count(100 + d) == 1, "the pull of f" << d << ".py was never answered");
 }
 
 TEST_CASE("lsp threads: requests answered while workers publish, shutdown with work in flight") {

@@ -879,6 +879,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       found = alive_after(lines, at_first, timed_out);
     const ExceptionEvent* failed_ex = from_initiator ? primary->source->events.exception_at(primary->hit.line) : nullptr;
     if (failed_ex) found = object_source_rank(*failed_ex);
+    if (failed_ex && !found) found = store_server_rank(*failed_ex);
     if (!found && from_initiator) {
       found = path_owner(lines, failed_ex ? failed_ex->message : primary->hit.text);
     } else if (!found) {

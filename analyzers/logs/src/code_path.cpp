@@ -72,6 +72,20 @@ std::optional<PeerFinding> object_source_rank(const ExceptionEvent& ex) {
                      "failed to pickle the object it was broadcasting to the others"};
 }
 
+std::optional<PeerFinding> store_server_rank(const ExceptionEvent& ex) {
+  if (ex.message.find("Address already in use") == std::string::npos) return std::nullopt;
+  const auto store = std::find_if(ex.stack.begin(), ex.stack.end(), [](const StackFrame& f) {
+    return (f.function == "_env_rendezvous_handler" || f.function == "_create_c10d_store") &&
+           f.file.find("torch/distributed/") != std::string::npos;
+  });
+  if (store == ex.stack.end()) return std::nullopt;
+  return PeerFinding{0,
+                     "The port was taken when the rendezvous store started its server (" + store->function + ", " +
+                     store->file + ":" + std::to_string(store->line) + "): with `env://` only rank 0 starts that server "
+                     "(`start_daemon = rank == 0`) and binds MASTER_PORT, the other ranks connect to it.",
+                     "could not bind MASTER_PORT for the rendezvous store"};
+}
+
 std::optional<PeerFinding> rank_zero_duty(const ExceptionEvent& ex) {
   const StackFrame* user = user_frame(ex.stack);
   if (!user || user->code.empty()) return std::nullopt;

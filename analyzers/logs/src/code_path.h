@@ -17,6 +17,11 @@ const StackFrame* user_frame(const std::vector<StackFrame>& stack);
 // call's `src=N` literal, or the default 0 when the call names none; nothing when `src` is a name.
 std::optional<PeerFinding> object_source_rank(const ExceptionEvent& ex);
 
+// `Address already in use` raised by the TCPStore of the default `env://` rendezvous
+// (`_env_rendezvous_handler`, `_create_c10d_store`): only rank 0 starts the store's server and
+// binds MASTER_PORT, the others connect to it, so it is rank 0's.
+std::optional<PeerFinding> store_server_rank(const ExceptionEvent& ex);
+
 // An exception raised in work that scripts leave to rank 0 (saving a checkpoint or a model,
 // creating the output directories, a debugger's prompt, experiment logging): rank 0, as a weak
 // inference. Nothing when the failing line or the message speaks of ranks or shards (per-rank

@@ -236,6 +236,20 @@ std::vector<Piece> flattened_pieces(std::string_view s) {
 
 }  // namespace
 
+// Markdown bold around a whole line, as issue authors mark the error they mean
+// (`> **RuntimeError: Address already in use**`): the offsets of the two `**`, after an optional
+// quote (`> `) and indent; nullopt when the line is not wrapped so.
+std::optional<std::pair<size_t, size_t>> bold_line(std::string_view l) {
+  size_t i = 0;
+  while (i < l.size() && i < 8 && (l[i] == '>' || l[i] == ' ')) ++i;
+  while (!l.empty() && (l.back() == ' ' || l.back() == '\r')) l.remove_suffix(1);
+  if (l.size() < i + 6 || l.substr(i, 2) != "**" || !l.ends_with("**")) return std::nullopt;
+  const std::string_view inner = l.substr(i + 2, l.size() - i - 4);
+  if (inner.front() == ' ' || inner.front() == '*' || inner.back() == ' ' || inner.find("**") != std::string_view::npos)
+    return std::nullopt;
+  return std::make_pair(i, l.size() - 2);
+}
+
 std::optional<RepairedPaste> repair_paste(std::string_view paste) {
   // Most inputs are neither: tell that without building anything.
   const size_t width = wrap_width(paste);
@@ -244,17 +258,24 @@ std::optional<RepairedPaste> repair_paste(std::string_view paste) {
     for_each_line(paste, [&](std::string_view l) {
       if (!flattened && l.size() >= 160) flattened = !flattened_pieces(l).empty();
     });
-    if (!flattened) return std::nullopt;
+    bool bold = false;
+    for_each_line(paste, [&](std::string_view l) { bold = bold || bold_line(l); });
+    if (!flattened && !bold) return std::nullopt;
   }
   const std::vector<std::string_view> lines = split_lines(paste);
   RepairedPaste out;
   out.physical_lines = lines.size();
   out.text.reserve(paste.size() + 64);
-  size_t joins = 0, flattened = 0;
+  size_t joins = 0, flattened = 0, unbolded = 0;
   std::string line;
   for (size_t i = 0; i < lines.size(); ++i) {
     const uint64_t physical = i + 1;
     line.assign(lines[i]);
+    if (auto b = bold_line(line)) {
+      line.erase(b->second, 2);
+      line.erase(b->first, 2);
+      ++unbolded;
+    }
     if (width > 0) {
       std::string_view piece = lines[i];
       while (columns(piece) == width && !rule_line(piece) && i + 1 < lines.size() && !lines[i + 1].empty() &&
@@ -280,7 +301,7 @@ std::optional<RepairedPaste> repair_paste(std::string_view paste) {
       out.physical.push_back(physical);
     }
   }
-  if (joins == 0 && flattened == 0) return std::nullopt;
+  if (joins == 0 && flattened == 0 && unbolded == 0) return std::nullopt;
   if (joins > 0)
     out.what = "lines hard-wrapped at " + std::to_string(width) + " columns rejoined (" + std::to_string(joins) +
                (joins == 1 ? " join)" : " joins)");
@@ -288,6 +309,10 @@ std::optional<RepairedPaste> repair_paste(std::string_view paste) {
     if (!out.what.empty()) out.what += "; ";
     out.what += std::to_string(flattened) + (flattened == 1 ? " line" : " lines") +
                 " holding a flattened log split at its line heads";
+  }
+  if (unbolded > 0) {
+    if (!out.what.empty()) out.what += "; ";
+    out.what += "Markdown bold taken off " + std::to_string(unbolded) + (unbolded == 1 ? " line" : " lines");
   }
   return out;
 }

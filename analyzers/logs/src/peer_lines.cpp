@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "denpex/logs/attribution.h"
 #include "denpex/logs/normalize.h"
@@ -61,6 +62,75 @@ bool starts_with_level(std::string_view body) {
 bool traceback_line(std::string_view body) {
   return body.empty() || body[0] == ' ' || body[0] == '\t' || body.starts_with("Traceback (most recent call last)") ||
          body.starts_with("During handling of the above exception") || body.starts_with("The above exception was");
+}
+
+// A job's own logger that gives each line its worker's label as a column of its own, after the
+// clock: `08:04:56.217  worker-0  shard-0.pt has 800 rows`, `2026-12-03T08:33:16.467Z w3 loaded`.
+// `at` is the label's number's offset in `body`. Which word is a rank is decided per input
+// (column_word), never from one line. `stamped`: the reader already took a clock (a collector's
+// stamp) off the line's front.
+struct ColumnLabel {
+  std::string word;
+  int number = -1;
+  size_t at = 0;
+};
+
+std::optional<ColumnLabel> column_label(std::string_view body, bool stamped) {
+  auto stampish = [](char c) { return (c >= '0' && c <= '9') || std::string_view(":.,-TZ[]+").find(c) != std::string_view::npos; };
+  size_t i = 0;
+  for (int tokens = 0; tokens < 3; ++tokens) {
+    while (i < body.size() && body[i] == ' ') ++i;
+    size_t e = i;
+    while (e < body.size() && body[e] != ' ' && stampish(body[e])) ++e;
+    if (e == i || (e < body.size() && body[e] != ' ')) break;
+    // A run of digits alone (a count, a step) is not a clock: the label must come first then.
+    if (body.substr(i, e - i).find_first_of(":-") == std::string_view::npos) return std::nullopt;
+    i = e;
+  }
+  if (i == 0 && !stamped) return std::nullopt;  // no clock before it: the text's own words, not a column
+  while (i < body.size() && body[i] == ' ') ++i;
+  const bool bracket = i < body.size() && body[i] == '[';
+  if (bracket) ++i;
+  size_t w = i;
+  while (w < body.size() && w - i < 8 && std::isalpha(static_cast<unsigned char>(body[w]))) ++w;
+  if (w == i) return std::nullopt;
+  ColumnLabel l;
+  for (size_t k = i; k < w; ++k) l.word += static_cast<char>(std::tolower(static_cast<unsigned char>(body[k])));
+  static constexpr std::string_view kWords[] = {"w", "worker", "rank", "r", "proc", "process", "task", "trainer"};
+  if (std::find(std::begin(kWords), std::end(kWords), l.word) == std::end(kWords)) return std::nullopt;
+  size_t d = w;
+  if (d < body.size() && (body[d] == '-' || body[d] == '_' || body[d] == '#')) ++d;
+  size_t e = d;
+  while (digit(body, e) && e - d < 5) ++e;
+  if (e == d || digit(body, e)) return std::nullopt;
+  if (bracket && (e >= body.size() || body[e] != ']')) return std::nullopt;
+  if (bracket) ++e;
+  if (e < body.size() && body[e] == ':') ++e;
+  if (e < body.size() && body[e] != ' ') return std::nullopt;
+  l.number = std::atoi(std::string(body.substr(d, e - d)).c_str());
+  l.at = d;
+  return l;
+}
+
+// The label word an input's lines use for their ranks: one word, on 4 lines or more, with two
+// numbers or more among them and 0 one of them (ranks count from 0). Empty when none.
+template <typename Lines>
+std::string column_word(Lines&& lines) {
+  std::map<std::string, std::pair<int, std::set<int>>> seen;  // word -> lines, numbers
+  lines([&](std::string_view body, bool stamped) {
+    if (auto l = column_label(body, stamped)) {
+      auto& [count, numbers] = seen[l->word];
+      ++count;
+      if (numbers.size() < 64) numbers.insert(l->number);
+    }
+  });
+  std::string word;
+  for (const auto& [w, v] : seen)
+    if (v.first >= 4 && v.second.size() >= 2 && v.second.count(0)) {
+      if (!word.empty()) return {};  // two words compete: neither is trusted
+      word = w;
+    }
+  return word;
 }
 
 int name_rank_at(const InputState& in, uint64_t line) {
@@ -146,6 +216,13 @@ std::vector<PeerLine> collect_peer_lines(const Diagnoser::State& st, std::vector
   for (uint32_t i = 0; i < st.inputs.size(); ++i) {
     const InputState& in = st.inputs[i];
     const bool blocked = in.name_ranks.size() > 1;
+    const std::string label_word = column_word([&](auto&& each) {
+      kept_lines(in, [&](uint64_t, std::string_view raw) {
+        std::string_view line = normalized(raw);
+        const Attribution a = attribute_line(line);
+        if (a.rank < 0) each(line.substr(a.strip), a.strip > 0);
+      });
+    });
     kept_lines(in, [&](uint64_t n, std::string_view raw) {
       std::string_view line = normalized(raw);
       const Attribution a = attribute_line(line);
@@ -158,6 +235,11 @@ std::vector<PeerLine> collect_peer_lines(const Diagnoser::State& st, std::vector
       if (rank < 0) rank = named;
       // Every `rank N` of the line's own rank is its name (`rank 1/3: Added key ... for rank: 1`).
       std::set<size_t> own;
+      if (rank < 0 && !label_word.empty())
+        if (auto l = column_label(body, a.strip > 0); l && l->word == label_word) {
+          rank = l->number;
+          own.insert(l->at);
+        }
       if (named == rank && named >= 0)
         for (size_t from = 0; from < body.size() && own.size() < 8;) {
           std::pair<size_t, size_t> at{0, 0};

@@ -123,3 +123,32 @@ TEST_CASE("a frame keeps the source line printed under it") {
   CHECK(tb[0].code == "dist.broadcast_object_list(obj, src=2)");
   CHECK(tb[2].code == "_pickler(f).dump(obj)");
 }
+
+TEST_CASE("the env:// rendezvous store's port taken is rank 0's: only rank 0 starts its server") {
+  // torch 1.x, launched with torch.distributed.launch: the store's system_error as it printed it.
+  const std::string store =
+      "Traceback (most recent call last):\n"
+      "  File \"tools/train.py\", line 99, in main\n"
+      "    backend=\"nccl\", init_method=\"env://\",\n"
+      "  File \"/opt/conda/lib/python3.6/site-packages/torch/distributed/distributed_c10d.py\", line 406, in init_process_group\n"
+      "    store, rank, world_size = next(rendezvous(url))\n"
+      "  File \"/opt/conda/lib/python3.6/site-packages/torch/distributed/rendezvous.py\", line 143, in _env_rendezvous_handler\n"
+      "    store = TCPStore(master_addr, master_port, world_size, start_daemon)\n"
+      "RuntimeError: Address already in use\n";
+  auto r = diagnose(store);
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses.front().entry->id == "store-address-in-use");
+  CHECK(r.diagnoses.front().initiating_rank == 0);
+  CHECK(said(r.diagnoses.front(), "only rank 0 starts that server"));
+
+  SUBCASE("a store the script builds itself names no rank") {
+    const std::string own =
+        "Traceback (most recent call last):\n"
+        "  File \"/w/store.py\", line 8, in <module>\n"
+        "    s2 = dist.TCPStore(\"127.0.0.1\", 29598, 1, True)\n"
+        "RuntimeError: Address already in use\n";
+    auto q = diagnose(own);
+    REQUIRE_FALSE(q.diagnoses.empty());
+    CHECK(q.diagnoses.front().initiating_rank == -1);
+  }
+}

@@ -154,3 +154,21 @@ TEST_CASE("paste repair: adversarial lines stay linear and change nothing they s
   REQUIRE(fixed.has_value());
   CHECK(fixed->physical.size() == 2000);
 }
+
+TEST_CASE("paste repair: Markdown bold around a whole line comes off, bold inside a line stays") {
+  const std::string paste =
+      "> Traceback (most recent call last):\n"
+      ">   File \"tools/train.py\", line 99, in main\n"
+      ">     backend=\"nccl\", init_method=\"env://\",\n"
+      "> **RuntimeError: Address already in use**\n"
+      "the **second** run failed\n"
+      "**  spaced  **\n";
+  auto r = repair_paste(paste);
+  REQUIRE(r);
+  CHECK(r->text.find("> RuntimeError: Address already in use\n") != std::string::npos);
+  CHECK(r->text.find("the **second** run failed\n") != std::string::npos);
+  CHECK(r->text.find("**  spaced  **\n") != std::string::npos);
+  CHECK(r->physical.size() == 6);
+  CHECK(r->what == "Markdown bold taken off 1 line");
+  CHECK_FALSE(repair_paste("**\n****\n** a ** b **\n"));
+}

@@ -274,3 +274,46 @@ TEST_CASE("an error line of no rank names a file beside one rank's: that rank's,
     CHECK(rank_of(diagnose(other + kClosed + kClosed + kClosed)) == -1);
   }
 }
+
+TEST_CASE("a worker label in a column of its own after the clock is the line's rank") {
+  // A job's own logger: `clock  label  message`, the label the rank under a word of the job's.
+  const std::string setup =
+      "11:20:01.104  worker-0  reading part-0.bin: 640 records\n"
+      "11:20:01.109  worker-1  reading part-1.bin: 640 records\n"
+      "11:20:01.111  worker-2  reading part-2.bin: 212 records\n"
+      "11:20:01.118  worker-3  reading part-3.bin: 640 records\n"
+      "11:20:02.310  worker-0  step 10 loss 0.8812\n"
+      "11:20:02.311  worker-2  step 10 loss 0.8790\n"
+      "11:20:02.313  worker-1  step 10 loss 0.8640\n"
+      "11:20:02.316  worker-3  step 10 loss 0.8701\n";
+  auto r = diagnose(setup + kStop + kClosed + kClosed + kClosed);
+  CHECK(rank_of(r) == 2);
+  CHECK(says(r, "Rank 2 reported 212 where ranks 0, 1, 3 all reported 640"));
+
+  SUBCASE("an ISO clock, a short label and a step every rank but one logged") {
+    std::string log;
+    for (int step = 10; step <= 30; step += 10)
+      for (int w : {1, 0, 3, 2})
+        if (!(step == 30 && w == 1))
+          log += "2026-04-02T10:00:" + std::to_string(step) + ".500Z w" + std::to_string(w) + " step=" + std::to_string(step) +
+                 " loss=2.31" + std::to_string(w) + "\n";
+    auto q = diagnose(log + kStop + kClosed + kClosed + kClosed);
+    CHECK(rank_of(q) == 1);
+    CHECK(says(q, "rank 1 never did: its output stopped first"));
+  }
+  SUBCASE("labels that are not ranks: one number only, no 0, or a word that is no rank's") {
+    const std::string one =
+        "11:20:01.104  worker-5  reading part-5.bin: 640 records\n"
+        "11:20:01.109  worker-5  reading part-6.bin: 212 records\n"
+        "11:20:01.111  worker-5  reading part-7.bin: 640 records\n"
+        "11:20:01.118  worker-5  reading part-8.bin: 640 records\n";
+    CHECK(rank_of(diagnose(one + kStop + kClosed + kClosed)) == -1);
+    std::string no_zero = setup;
+    for (size_t at = no_zero.find("worker-"); at != std::string::npos; at = no_zero.find("worker-", at + 1))
+      no_zero[at + 7] = static_cast<char>(no_zero[at + 7] + 1);  // workers 1..4
+    CHECK(rank_of(diagnose(no_zero + kStop + kClosed + kClosed + kClosed)) == -1);
+    std::string gpu = setup;
+    for (size_t at = gpu.find("worker-"); at != std::string::npos; at = gpu.find("worker-", at + 1)) gpu.replace(at, 7, "cuda:");
+    CHECK(rank_of(diagnose(gpu + kStop + kClosed + kClosed + kClosed)) == -1);
+  }
+}

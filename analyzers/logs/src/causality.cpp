@@ -96,6 +96,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
 
   // Events: the last exception of the log and torchrun's root cause.
   std::pair<uint32_t, uint64_t> last_key{0, 0};
+  const SourceInfo* root_source = nullptr;
   for (const auto& s : st.sources) {
     const std::string& file = st.inputs[s.input].summary.file;
     for (const auto& ex : s.events.exceptions()) {
@@ -109,10 +110,36 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     // of the job (torchrun's `2024-05-01_12:34:56` sorts as text); else the first printed.
     for (const auto& rc : s.events.root_causes())
       if (!report.root_cause ||
-          (!rc.time.empty() && !report.root_cause->cause.time.empty() && rc.time < report.root_cause->cause.time))
+          (!rc.time.empty() && !report.root_cause->cause.time.empty() && rc.time < report.root_cause->cause.time)) {
         report.root_cause = RootCauseRef{{file, rc.line}, rc};
+        root_source = &s;
+      }
   }
-  const int root_rank = report.root_cause ? report.root_cause->cause.rank : -1;
+  // The failure torchrun's table stands for: its root cause, unless the table stamps other
+  // failures with the same second. torchrun then names the first it lists (the lowest rank), so
+  // how each ended is the evidence: the one that ended differently (`exitcode: -9` among 1s).
+  const RootCause* root_failure = report.root_cause ? &report.root_cause->cause : nullptr;
+  std::string root_tie_note;
+  if (root_failure && root_failure->has_exitcode && !root_failure->time.empty()) {
+    std::vector<WorkerExit> exits{{root_failure->rank, "", root_failure->exitcode}};
+    std::vector<const RootCause*> tied{root_failure};
+    for (const auto& f : root_source->events.other_failures())
+      if (f.rank != root_failure->rank && f.has_exitcode && f.time == root_failure->time) {
+        exits.push_back({f.rank, "", f.exitcode});
+        tied.push_back(&f);
+      }
+    if (tied.size() > 1)
+      if (auto odd = odd_exit(exits); odd && odd->worker != root_failure->rank)
+        for (const RootCause* f : tied)
+          if (f->rank == odd->worker) {
+            root_tie_note = "torchrun's root cause, rank " + std::to_string(root_failure->rank) + ", failed in the same second (" +
+                            root_failure->time + ") as the others it lists, where it names the first; rank " +
+                            std::to_string(f->rank) + " " + odd->how + (odd->others.empty() ? "" : " while " + odd->others) +
+                            ", so it is taken as the first failure.";
+            root_failure = f;
+          }
+  }
+  const int root_rank = root_failure ? root_failure->rank : -1;
 
   // One winner per (source, line): the most confident entry; the others are its rivals.
   std::map<std::pair<uint32_t, uint64_t>, Cand> winners;
@@ -623,6 +650,16 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
         // its summary table belongs to that table entry's rank; otherwise the root cause torchrun
         // named in the same output is the process that printed the fault.
         int table_rank = primary->source->events.table_traceback_rank(primary->hit.line);
+        // The traceback printed on the console, unprefixed, and again in the table under its
+        // rank: the one table traceback that ends with the same exception line.
+        if (const ExceptionEvent* ex = table_rank < 0 ? primary->source->events.exception_at(primary->hit.line) : nullptr;
+            ex && !ex->type.empty()) {
+          const std::string said = ex->type + (ex->message.empty() ? "" : ": " + ex->message);
+          std::set<int> ranks;
+          for (const auto& t : primary->source->events.table_tracebacks())
+            if (t.rank >= 0 && t.last_text == said.substr(0, 256)) ranks.insert(t.rank);
+          if (ranks.size() == 1) table_rank = *ranks.begin();
+        }
         if (table_rank >= 0) {
           d.initiating_rank = table_rank;
           hang_notes.push_back("torchrun's failure table shows this traceback for rank " + std::to_string(table_rank) + ".");
@@ -671,10 +708,11 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   // agent's `failed (exitcode: N) local_rank: K` line, the first one it printed.
   if (d.initiating_rank < 0 && root_rank >= 0) {
     d.initiating_rank = root_rank;
-    const auto& rc = report.root_cause->cause;
-    hang_notes.push_back("torchrun's failure summary names rank " + std::to_string(root_rank) +
-                         " as the first observed failure" + (rc.has_exitcode ? " (exitcode " + std::to_string(rc.exitcode) + ")" : "") +
-                         "; that rank's own error output is not in these logs.");
+    const auto& rc = *root_failure;
+    if (root_tie_note.empty())
+      hang_notes.push_back("torchrun's failure summary names rank " + std::to_string(root_rank) +
+                           " as the first observed failure" + (rc.has_exitcode ? " (exitcode " + std::to_string(rc.exitcode) + ")" : "") +
+                           "; that rank's own error output is not in these logs.");
   }
   // An orchestrator names the failed pod or host (`failed_node`): the Kubeflow training operator.
   if (d.initiating_rank < 0 && d.initiating_node.empty())
@@ -916,9 +954,10 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       hang_notes.push_back(found->why);
     }
   }
-  if (d.initiating_rank >= 0 && d.initiating_rank == root_rank && report.root_cause) {
-    if (d.initiating_node.empty()) d.initiating_node = report.root_cause->cause.host;
-    if (d.initiating_local_rank < 0) d.initiating_local_rank = report.root_cause->cause.local_rank;
+  if (d.initiating_rank >= 0 && d.initiating_rank == root_rank && root_failure) {
+    if (d.initiating_node.empty()) d.initiating_node = root_failure->host;
+    if (d.initiating_local_rank < 0) d.initiating_local_rank = root_failure->local_rank;
+    if (!root_tie_note.empty()) hang_notes.push_back(root_tie_note);
   }
   d.first_error = {file, primary->hit.line};
   d.first_error_text = primary->hit.text;

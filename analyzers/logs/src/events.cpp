@@ -152,11 +152,35 @@ int EventTracker::table_traceback_rank(uint64_t line) const {
 
 void EventTracker::table_field(std::string_view key, std::string_view value) {
   if (table_ == Table::Failures) {
-    if (key == "rank") {
+    // An entry's `time` and `host` come before its `rank`, its `exitcode` and `traceback` after.
+    RootCause* entry = !other_failures_.empty() && other_failures_.back().rank == failure_rank_ && failure_rank_ >= 0
+                           ? &other_failures_.back()
+                           : nullptr;
+    if (key == "time") {
+      failure_time_ = std::string(value.substr(0, 64));
+      failure_rank_ = -1;
+    } else if (key == "host") {
+      failure_host_ = std::string(value.substr(0, 256));
+    } else if (key == "rank") {
       int r = leading_int(value);
       failure_rank_ = r;
       if (r >= 0 && other_failed_.size() < kMaxEvents && std::find(other_failed_.begin(), other_failed_.end(), r) == other_failed_.end())
         other_failed_.push_back(r);
+      if (r >= 0 && other_failures_.size() < kMaxEvents) {
+        RootCause f;
+        f.rank = r;
+        if (size_t lr = value.find("local_rank:"); lr != std::string_view::npos) f.local_rank = leading_int(value.substr(lr + 11));
+        f.time = std::move(failure_time_);
+        f.host = std::move(failure_host_);
+        failure_time_.clear();
+        failure_host_.clear();
+        other_failures_.push_back(std::move(f));
+      }
+    } else if (entry && key == "exitcode") {
+      entry->exitcode = leading_int(value);
+      entry->has_exitcode = true;
+    } else if (entry && (key == "traceback" || key == "msg") && value.starts_with("Signal ")) {
+      entry->signal = std::string(value.substr(0, 128));
     }
     return;
   }
@@ -341,6 +365,7 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
       bool field = colon != std::string_view::npos && is_table_key(trim(t.substr(0, colon)));
       if (!t.empty() && (text.starts_with("  ")) && !field) {
         table_tracebacks_.back().last_line = line;
+        table_tracebacks_.back().last_text = std::string(t.substr(0, 256));
         return;
       }
       in_table_traceback_ = false;
@@ -369,7 +394,7 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
       if (key == "traceback" && value.starts_with("Traceback (most recent call last)") &&
           table_tracebacks_.size() < kMaxEvents) {
         int rank = table_ == Table::Failures ? failure_rank_ : current_.rank;
-        table_tracebacks_.push_back({line, line, rank});
+        table_tracebacks_.push_back({line, line, rank, ""});
         in_table_traceback_ = true;
       }
       return;

@@ -425,3 +425,68 @@ TEST_CASE("multiprocessing's `Process SpawnProcess-N:` header names the child's 
   REQUIRE_FALSE(plain.diagnoses.empty());
   CHECK(plain.diagnoses[0].initiating_rank == -1);
 }
+
+namespace {
+// torchrun's summary (torch 1.13) for a job of 4 workers: entry `[N]:` of a `Failures:` section
+// or of the root cause. `traceback` is the field's value and the lines it runs on.
+std::string table_entry(int rank, const std::string& time, int exitcode, const std::string& traceback) {
+  return "[" + std::to_string(rank) + "]:\n  time      : " + time + "\n  host      : localhost\n  rank      : " +
+         std::to_string(rank) + " (local_rank: " + std::to_string(rank) + ")\n  exitcode  : " + std::to_string(exitcode) +
+         " (pid: " + std::to_string(1800 + rank) + ")\n  error_file: <N/A>\n  traceback : " + traceback + "\n";
+}
+const std::string kNoTraceback = "To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html";
+std::string summary(const std::string& failures, const std::string& root) {
+  return "============================================================\ntrain.py FAILED\n"
+         "------------------------------------------------------------\nFailures:\n" + failures +
+         "------------------------------------------------------------\nRoot Cause (first observed failure):\n" + root +
+         "============================================================\n";
+}
+}  // namespace
+
+TEST_CASE("torchrun's root cause tied to the second with its other failures: the one that ended differently") {
+  const std::string t = "2026-12-03_09:19:30";
+  const std::string failures = table_entry(1, t, 1, kNoTraceback) + table_entry(2, t, 1, kNoTraceback) +
+                               table_entry(3, t, -9, "Signal 9 (SIGKILL) received by PID 1803");
+  auto r = diagnose({{"train.log", std::string(kClosed) + kClosed + kClosed + summary(failures, table_entry(0, t, 1, kNoTraceback))}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses.front().initiating_rank == 3);
+  bool said = false;
+  for (const auto& f : r.diagnoses.front().findings) said = said || f.find("failed in the same second") != std::string::npos;
+  CHECK(said);
+
+  SUBCASE("the root cause failed a second earlier: it stands") {
+    const std::string later = table_entry(1, "2026-12-03_09:19:31", 1, kNoTraceback) +
+                              table_entry(3, "2026-12-03_09:19:31", -9, "Signal 9 (SIGKILL) received by PID 1803");
+    auto q = diagnose({{"train.log", std::string(kClosed) + kClosed + summary(later, table_entry(0, t, 1, kNoTraceback))}});
+    REQUIRE_FALSE(q.diagnoses.empty());
+    CHECK(q.diagnoses.front().initiating_rank == 0);
+  }
+  SUBCASE("a tie where all ended alike: torchrun's pick stands") {
+    const std::string alike = table_entry(1, t, 1, kNoTraceback) + table_entry(2, t, 1, kNoTraceback);
+    auto q = diagnose({{"train.log", std::string(kClosed) + kClosed + summary(alike, table_entry(0, t, 1, kNoTraceback))}});
+    REQUIRE_FALSE(q.diagnoses.empty());
+    CHECK(q.diagnoses.front().initiating_rank == 0);
+  }
+}
+
+TEST_CASE("an unprefixed traceback is the rank whose entry in torchrun's table ends with the same exception") {
+  const std::string t = "2026-12-03_09:16:45";
+  auto indented = [](const std::string& tb) {
+    std::string out;
+    for (size_t at = 0; at < tb.size();) {
+      size_t nl = tb.find('\n', at);
+      out += (out.empty() ? "" : "  ") + tb.substr(at, nl - at) + "\n";
+      at = nl + 1;
+    }
+    out.pop_back();
+    return out;
+  };
+  const std::string failures = table_entry(1, t, 1, indented(kKeyError)) + table_entry(2, t, 1, indented(kClosed));
+  const std::string log = std::string(kKeyError) + kClosed + kClosed + summary(failures, table_entry(0, t, 1, indented(kClosed)));
+  auto r = diagnose({{"train.log", log}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses.front().initiating_rank == 1);
+  bool said = false;
+  for (const auto& f : r.diagnoses.front().findings) said = said || f.find("failure table shows this traceback for rank 1") != std::string::npos;
+  CHECK(said);
+}

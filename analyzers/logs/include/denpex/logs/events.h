@@ -73,6 +73,7 @@ struct TableTraceback {
   uint64_t first_line = 0;
   uint64_t last_line = 0;
   int rank = -1;
+  std::string last_text;  // its last line, trimmed and capped: the exception it ends with
 };
 
 // `  File "/w/train.py", line 42, in step` -> {"/w/train.py", 42, "step"}, any indentation; nullopt
@@ -95,6 +96,8 @@ class EventTracker {
   const std::vector<RootCause>& root_causes() const { return root_causes_; }
   // Ranks named in the `Failures:` section of a torchrun summary (other than the root cause).
   const std::vector<int>& other_failed_ranks() const { return other_failed_; }
+  // The same section's entries with their fields (time, host, exit code, signal), in order.
+  const std::vector<RootCause>& other_failures() const { return other_failures_; }
   const std::vector<BusRank>& bus_ranks() const { return bus_ranks_; }
   // torch.multiprocessing.spawn's `-- Process N terminated with the following error:`: the
   // process index whose traceback is printed at `line` (just after such a marker), -1 when none.
@@ -153,6 +156,8 @@ class EventTracker {
   std::vector<ExceptionEvent> exceptions_;
   std::vector<RootCause> root_causes_;
   std::vector<int> other_failed_;
+  std::vector<RootCause> other_failures_;
+  std::string failure_time_, failure_host_;  // fields of a `Failures:` entry seen before its rank
   std::vector<BusRank> bus_ranks_;
   std::vector<std::pair<uint64_t, int>> spawn_marks_;  // line, process index
   std::vector<TableTraceback> table_tracebacks_;

@@ -128,16 +128,22 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
         exits.push_back({f.rank, "", f.exitcode});
         tied.push_back(&f);
       }
-    if (tied.size() > 1)
-      if (auto odd = odd_exit(exits); odd && odd->worker != root_failure->rank)
-        for (const RootCause* f : tied)
-          if (f->rank == odd->worker) {
-            root_tie_note = "torchrun's root cause, rank " + std::to_string(root_failure->rank) + ", failed in the same second (" +
-                            root_failure->time + ") as the others it lists, where it names the first; rank " +
-                            std::to_string(f->rank) + " " + odd->how + (odd->others.empty() ? "" : " while " + odd->others) +
-                            ", so it is taken as the first failure.";
-            root_failure = f;
-          }
+    const auto odd = tied.size() > 1 ? odd_exit(exits) : std::nullopt;
+    if (tied.size() > 1 && !odd) {
+      // All ended alike: the pick is the order of the list, not evidence of who failed first.
+      root_tie_note = "torchrun's root cause, rank " + std::to_string(root_failure->rank) + ", is one of " +
+                      std::to_string(tied.size()) + " failures it stamps with the same second (" + root_failure->time +
+                      "), all ending " + exit_outcome(exits.front()) + ": on a tie it names the first it lists, so the "
+                      "table does not say which rank failed first.";
+      root_failure = nullptr;
+    } else if (odd && odd->worker != root_failure->rank) {
+      const RootCause* differs = *std::find_if(tied.begin(), tied.end(), [&](const RootCause* f) { return f->rank == odd->worker; });
+      root_tie_note = "torchrun's root cause, rank " + std::to_string(root_failure->rank) + ", failed in the same second (" +
+                      root_failure->time + ") as the others it lists, where it names the first; rank " +
+                      std::to_string(differs->rank) + " " + odd->how + (odd->others.empty() ? "" : " while " + odd->others) +
+                      ", so it is taken as the first failure.";
+      root_failure = differs;
+    }
   }
   const int root_rank = root_failure ? root_failure->rank : -1;
 
@@ -958,6 +964,8 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     if (d.initiating_node.empty()) d.initiating_node = root_failure->host;
     if (d.initiating_local_rank < 0) d.initiating_local_rank = root_failure->local_rank;
     if (!root_tie_note.empty()) hang_notes.push_back(root_tie_note);
+  } else if (!root_failure && !root_tie_note.empty() && d.initiating_rank != report.root_cause->cause.rank) {
+    hang_notes.push_back(root_tie_note);
   }
   d.first_error = {file, primary->hit.line};
   d.first_error_text = primary->hit.text;

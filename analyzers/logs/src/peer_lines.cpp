@@ -67,7 +67,7 @@ bool traceback_line(std::string_view body) {
 // A job's own logger that gives each line its worker's label as a column of its own, after the
 // clock: `08:04:56.217  worker-0  shard-0.pt has 800 rows`, `2026-12-03T08:33:16.467Z w3 loaded`.
 // `at` is the label's number's offset in `body`. Which word is a rank is decided per input
-// (column_word), never from one line. `stamped`: the reader already took a clock (a collector's
+// (ColumnWords), never from one line. `stamped`: the reader already took a clock (a collector's
 // stamp) off the line's front.
 struct ColumnLabel {
   std::string word;
@@ -112,26 +112,28 @@ std::optional<ColumnLabel> column_label(std::string_view body, bool stamped) {
   return l;
 }
 
-// The label word an input's lines use for their ranks: one word, on 4 lines or more, with two
-// numbers or more among them and 0 one of them (ranks count from 0). Empty when none.
-template <typename Lines>
-std::string column_word(Lines&& lines) {
+// Counts an input's column labels; word() is the one its lines use for their ranks: one word,
+// on 4 lines or more, with two numbers or more among them and 0 one of them (ranks count from 0).
+struct ColumnWords {
   std::map<std::string, std::pair<int, std::set<int>>> seen;  // word -> lines, numbers
-  lines([&](std::string_view body, bool stamped) {
+
+  void add(std::string_view body, bool stamped) {
     if (auto l = column_label(body, stamped)) {
       auto& [count, numbers] = seen[l->word];
       ++count;
       if (numbers.size() < 64) numbers.insert(l->number);
     }
-  });
-  std::string word;
-  for (const auto& [w, v] : seen)
-    if (v.first >= 4 && v.second.size() >= 2 && v.second.count(0)) {
-      if (!word.empty()) return {};  // two words compete: neither is trusted
-      word = w;
-    }
-  return word;
-}
+  }
+  std::string word() const {
+    std::string word;
+    for (const auto& [w, v] : seen)
+      if (v.first >= 4 && v.second.size() >= 2 && v.second.count(0)) {
+        if (!word.empty()) return {};  // two words compete: neither is trusted
+        word = w;
+      }
+    return word;
+  }
+};
 
 int name_rank_at(const InputState& in, uint64_t line) {
   int rank = -1;
@@ -201,28 +203,28 @@ std::vector<PeerLine> collect_peer_lines(const Diagnoser::State& st, std::vector
     normalize_line(raw, norm);
     return norm;
   };
-  for (const auto& in : st.inputs)
+  // The same pass finds each input's column label word.
+  std::vector<std::string> label_words;
+  for (const auto& in : st.inputs) {
+    ColumnWords words;
     kept_lines(in, [&](uint64_t, std::string_view raw) {
       std::string_view line = normalized(raw);
       const Attribution a = attribute_line(line);
       const std::string_view body = line.substr(a.strip);
+      if (a.rank < 0) words.add(body, a.strip > 0);
       const int pid = logged_pid(body);
       if (pid <= 0 || pid_rank.size() >= 4096) return;
       const int rank = a.rank >= 0 ? a.rank : logged_rank(body);
       if (rank >= 0) pid_rank.try_emplace(pid, rank);
     });
+    label_words.push_back(words.word());
+  }
 
   std::vector<PeerLine> out;
   for (uint32_t i = 0; i < st.inputs.size(); ++i) {
     const InputState& in = st.inputs[i];
     const bool blocked = in.name_ranks.size() > 1;
-    const std::string label_word = column_word([&](auto&& each) {
-      kept_lines(in, [&](uint64_t, std::string_view raw) {
-        std::string_view line = normalized(raw);
-        const Attribution a = attribute_line(line);
-        if (a.rank < 0) each(line.substr(a.strip), a.strip > 0);
-      });
-    });
+    const std::string& label_word = label_words[i];
     kept_lines(in, [&](uint64_t n, std::string_view raw) {
       std::string_view line = normalized(raw);
       const Attribution a = attribute_line(line);

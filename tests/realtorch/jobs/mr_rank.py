@@ -20,6 +20,11 @@ if scenario == "startup_failure" and rank == 3:
 
 dist.init_process_group("gloo", timeout=timedelta(seconds=6))
 model = torch.nn.Linear(4, 4)
+if scenario == "size_mismatch":
+    # One rank builds its model from another config: its flattened gradients are longer.
+    hidden = 40 if rank == 2 else 32
+    model = torch.nn.Sequential(torch.nn.Linear(4, hidden), torch.nn.Linear(hidden, 4))
+    log.info("rank %d: model built: %d parameters", rank, sum(p.numel() for p in model.parameters()))
 emb = torch.nn.Embedding(10, 4)
 x = torch.ones(3, 4)
 
@@ -73,6 +78,8 @@ for step in range(4):
         except KeyboardInterrupt:
             log.warning("rank %d: interrupted by user (KeyboardInterrupt), exiting", rank)
             raise
+    if scenario == "size_mismatch":
+        dist.all_reduce(torch.cat([p.detach().flatten() for p in model.parameters()]))
     dist.all_reduce(x)
     time.sleep(0.3)
 log.info("rank %d done", rank)

@@ -925,7 +925,9 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     if (failed_ex) found = object_source_rank(*failed_ex);
     if (failed_ex && !found) found = store_server_rank(*failed_ex);
     if (!found && from_initiator) {
-      found = path_owner(lines, failed_ex ? failed_ex->message : primary->hit.text);
+      const std::string_view said = failed_ex ? std::string_view(failed_ex->message) : std::string_view(primary->hit.text);
+      found = path_owner(lines, said);
+      if (!found) found = numbered_owner(lines, said);
     } else if (!found) {
       // Collateral only: an error line of no rank printed before the first symptom (a script's
       // own `error: ...` before sys.exit) may name a path one rank worked on.

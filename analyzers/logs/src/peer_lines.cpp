@@ -416,6 +416,58 @@ std::optional<PeerFinding> path_owner(const std::vector<PeerLine>& lines, std::s
 }
 
 namespace {
+// The number a path's file name ends in (`part-00005.npy` -> "5"), "" when it ends in none or the
+// name is only a number.
+std::string trailing_number(std::string_view path) {
+  std::string_view name = path.substr(path.rfind('/') + 1);
+  if (const size_t dot = name.find('.'); dot != std::string_view::npos) name = name.substr(0, dot);
+  size_t b = name.size();
+  while (b > 0 && digit(name, b - 1)) --b;
+  if (b == name.size() || b == 0 || name.size() - b > 9) return "";
+  while (b + 1 < name.size() && name[b] == '0') ++b;
+  return std::string(name.substr(b));
+}
+
+// Whether `text` names a piece of data numbered `number` (`shard 5`, `part_05`, `chunk #5`).
+bool names_piece(std::string_view text, const std::string& number) {
+  std::string low(text);
+  for (char& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (std::string_view w : {"shard", "part", "chunk", "file", "split", "partition", "segment", "piece", "block"})
+    for (size_t at = low.find(w); at != std::string::npos; at = low.find(w, at + 1)) {
+      if (at > 0 && std::isalpha(static_cast<unsigned char>(low[at - 1]))) continue;
+      size_t i = at + w.size();
+      if (i < low.size() && low[i] == 's') ++i;
+      while (i < low.size() && (low[i] == ' ' || low[i] == '#' || low[i] == '_' || low[i] == '-' || low[i] == ':' || low[i] == '=')) ++i;
+      const size_t d = i;
+      while (digit(low, i)) ++i;
+      if (i == d || (i < low.size() && std::isalnum(static_cast<unsigned char>(low[i])))) continue;
+      size_t z = d;
+      while (z + 1 < i && low[z] == '0') ++z;
+      if (low.compare(z, i - z, number) == 0) return true;
+    }
+  return false;
+}
+}  // namespace
+
+std::optional<PeerFinding> numbered_owner(const std::vector<PeerLine>& lines, std::string_view message) {
+  if (ranks_of(lines).size() < 2) return std::nullopt;
+  std::set<std::string> numbers;
+  for (const std::string& p : paths_in(message))
+    if (std::string n = trailing_number(p); !n.empty()) numbers.insert(n);
+  if (numbers.size() != 1) return std::nullopt;
+  const std::string& number = *numbers.begin();
+  std::map<int, const PeerLine*> owners;
+  for (const auto& l : lines)
+    if (!l.error && names_piece(l.text, number)) owners.try_emplace(l.rank, &l);
+  if (owners.size() != 1) return std::nullopt;
+  const auto& [rank, l] = *owners.begin();
+  return PeerFinding{rank, "The failure names a file numbered " + number + ", and rank " + std::to_string(rank) +
+                               ", and no other rank, said it was taking piece " + number + ": " + quote(*l) + " (" +
+                               l->where + ").",
+                     "was reading the numbered piece the failure names"};
+}
+
+namespace {
 bool non_finite(std::string_view text) {
   auto word = [&](size_t at, size_t n) {
     const bool before = at == 0 || !std::isalnum(static_cast<unsigned char>(text[at - 1]));

@@ -66,6 +66,11 @@ std::optional<PeerFinding> lone_departure(const std::vector<PeerLine>& lines, co
 // rank's `part-3b.bin`): that rank was working on it.
 std::optional<PeerFinding> path_owner(const std::vector<PeerLine>& lines, std::string_view message);
 
+// The failing path ends in a number (`data/frames/part-00005.npy`) and one rank, and only one,
+// said it was taking that piece (`rank 2 epoch 1: loading shard 5`): a shard, part, chunk, file,
+// split, partition, segment, piece or block with the same number, leading zeros aside.
+std::optional<PeerFinding> numbered_owner(const std::vector<PeerLine>& lines, std::string_view message);
+
 // One rank, and only one, logged a non-finite number (`nan`, `inf`) in its healthy lines
 // (`feature range [-3.81, inf]`, `loss nan`): its data or its numbers went bad first.
 std::optional<PeerFinding> lone_nonfinite(const std::vector<PeerLine>& lines);

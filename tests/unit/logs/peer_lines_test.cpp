@@ -183,6 +183,30 @@ TEST_CASE("the one rank that logged the path a failure names initiates it") {
   }
 }
 
+TEST_CASE("the one rank that said it took the numbered piece a failing path names initiates it") {
+  // Real 3-rank output of torch 1.13 started from a shell loop: shards rotate over the ranks.
+  const std::string head =
+      "rank 0 epoch 1: loading shard 3\n"
+      "rank 2 epoch 0 done, last loss 1.4016\n"
+      "rank 2 epoch 1: loading shard 5\n";
+  const std::string missing =
+      "Traceback (most recent call last):\n"
+      "  File \"/tmp/job/train.py\", line 15, in open_shard\n"
+      "    with open(path, \"rb\") as f:\n"
+      "FileNotFoundError: [Errno 2] No such file or directory: 'data/frames/part-00005.npy'\n"
+      "rank 1 epoch 1: loading shard 4\n";
+  auto r = diagnose(head + missing + kClosed + kClosed);
+  CHECK(rank_of(r) == 2);
+  CHECK(says(r, "names a file numbered 5, and rank 2, and no other rank, said it was taking piece 5"));
+
+  SUBCASE("no rank named that piece: no rank is named") {
+    CHECK(rank_of(diagnose("rank 0 epoch 1: loading shard 3\nrank 2 epoch 1: loading shard 6\n" + missing + kClosed)) == -1);
+  }
+  SUBCASE("a number only inside another word is no piece: shard 15 is not shard 5") {
+    CHECK(rank_of(diagnose("rank 0 epoch 1: loading shard 3\nrank 2 epoch 1: loading shard 15\n" + missing + kClosed)) == -1);
+  }
+}
+
 TEST_CASE("a pod's or container's failure is the rank its own lines name") {
   const std::string pods =
       "[pod/tabular-ddp-master-0/pytorch] vm world_size=3 rank=0\n"

@@ -921,6 +921,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     std::optional<PeerFinding> found;
     if (!from_initiator && first->entry->id.find("timeout") != std::string::npos)
       found = alive_after(lines, at_first, timed_out);
+    if (!found && !from_initiator) found = stuck_elsewhere(lines, at_first, timed_out);
     const ExceptionEvent* failed_ex = from_initiator ? primary->source->events.exception_at(primary->hit.line) : nullptr;
     if (failed_ex) found = object_source_rank(*failed_ex);
     if (failed_ex && !found) found = store_server_rank(*failed_ex);

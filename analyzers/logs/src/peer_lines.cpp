@@ -591,4 +591,24 @@ std::optional<PeerFinding> alive_after(const std::vector<PeerLine>& lines, const
                      "still busy elsewhere while the others timed out waiting for it"};
 }
 
+std::optional<PeerFinding> stuck_elsewhere(const std::vector<PeerLine>& lines, const PeerPos& first,
+                                           const std::set<int>& timed_out) {
+  if (timed_out.empty() || ranks_of(lines).size() < 3) return std::nullopt;
+  std::map<int, const PeerLine*> last;
+  for (const auto& l : lines)
+    if (!l.error && !after(l, first.time, first.input, first.line, false).value_or(false)) last[l.rank] = &l;
+  std::map<std::string, std::vector<int>> by_shape;
+  for (const auto& [rank, l] : last) by_shape[l->shape].push_back(rank);
+  if (last.size() < 3 || by_shape.size() != 2) return std::nullopt;
+  const auto& [odd_shape, odd] = by_shape.begin()->second.size() == 1 ? *by_shape.begin() : *by_shape.rbegin();
+  const auto& usual = odd_shape == by_shape.begin()->first ? by_shape.rbegin()->second : by_shape.begin()->second;
+  if (odd.size() != 1 || usual.size() < 2 || timed_out.count(odd.front())) return std::nullopt;
+  const PeerLine& mine = *last.at(odd.front());
+  const PeerLine& theirs = *last.at(usual.front());
+  return PeerFinding{odd.front(), "Peers timed out waiting; rank " + std::to_string(odd.front()) + " did not, and its last line before "
+                                  "the first error, " + quote(mine) + " (" + mine.where + "), is unlike the last line of ranks " +
+                                  join(usual) + " (" + quote(theirs) + "): it was still in that work while they waited for it.",
+                     "still in its own work (" + quote(mine) + ") when the others timed out waiting for it"};
+}
+
 }  // namespace denpex::logs

@@ -88,4 +88,11 @@ std::optional<PeerFinding> odd_report(const std::vector<PeerLine>& lines);
 std::optional<PeerFinding> alive_after(const std::vector<PeerLine>& lines, const PeerPos& first,
                                        const std::set<int>& timed_out);
 
+// Peers timed out waiting, and of the ranks that did not time out one, and only one, was last seen
+// doing something else: every other rank's last line before the first error (`first`) has one
+// shape (`step 2 rank R`), its own another (`step 2 rank 1: writing an eval sample to slow
+// storage`). It was still in that work while they waited. Needs three ranks or more.
+std::optional<PeerFinding> stuck_elsewhere(const std::vector<PeerLine>& lines, const PeerPos& first,
+                                           const std::set<int>& timed_out);
+
 }  // namespace denpex::logs

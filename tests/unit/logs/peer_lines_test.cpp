@@ -341,3 +341,65 @@ TEST_CASE("a worker label in a column of its own after the clock is the line's r
     CHECK(rank_of(diagnose(gpu + kStop + kClosed + kClosed + kClosed)) == -1);
   }
 }
+
+TEST_CASE("of the ranks that did not time out, the one last seen in other work is the one they waited for") {
+  // Real 4-rank output of torch 1.13 behind torchrun's [rankN]: prefixes (CI, under load): rank 1
+  // writes an eval sample for 9 s; ranks 0 and 2 time out after 6 s, rank 3 loses rank 0 first.
+  const std::string log =
+      "----------------------------------------------------------\n"
+      "[rank0]:2026-12-03 12:37:38,346 INFO Added key: store_based_barrier_key:1 to store for rank: 0\n"
+      "[rank2]:2026-12-03 12:37:38,357 INFO Added key: store_based_barrier_key:1 to store for rank: 2\n"
+      "[rank3]:2026-12-03 12:37:38,358 INFO Added key: store_based_barrier_key:1 to store for rank: 3\n"
+      "[rank1]:2026-12-03 12:37:38,357 INFO Added key: store_based_barrier_key:1 to store for rank: 1\n"
+      "[rank1]:2026-12-03 12:37:38,358 INFO Rank 1: Completed store-based barrier for key:store_based_barrier_key:1 with 4 nodes.\n"
+      "[rank2]:2026-12-03 12:37:38,358 INFO Rank 2: Completed store-based barrier for key:store_based_barrier_key:1 with 4 nodes.\n"
+      "[rank3]:2026-12-03 12:37:38,359 INFO Rank 3: Completed store-based barrier for key:store_based_barrier_key:1 with 4 nodes.\n"
+      "[rank0]:2026-12-03 12:37:38,358 INFO Rank 0: Completed store-based barrier for key:store_based_barrier_key:1 with 4 nodes.\n"
+      "[rank1]:2026-12-03 12:37:38,363 INFO step 0 rank 1\n"
+      "[rank3]:2026-12-03 12:37:38,365 INFO step 0 rank 3\n"
+      "[rank0]:2026-12-03 12:37:38,367 INFO step 0 rank 0\n"
+      "[rank2]:2026-12-03 12:37:38,367 INFO step 0 rank 2\n"
+      "[rank0]:2026-12-03 12:37:38,679 INFO step 1 rank 0\n"
+      "[rank1]:2026-12-03 12:37:38,680 INFO step 1 rank 1\n"
+      "[rank2]:2026-12-03 12:37:38,681 INFO step 1 rank 2\n"
+      "[rank3]:2026-12-03 12:37:38,679 INFO step 1 rank 3\n"
+      "[rank1]:2026-12-03 12:37:38,997 INFO step 2 rank 1\n"
+      "[rank1]:2026-12-03 12:37:38,997 INFO step 2 rank 1: writing an eval sample to slow storage\n"
+      "[rank2]:2026-12-03 12:37:38,997 INFO step 2 rank 2\n"
+      "[rank0]:2026-12-03 12:37:38,996 INFO step 2 rank 0\n"
+      "[rank3]:2026-12-03 12:37:39,012 INFO step 2 rank 3\n"
+      "[rank0]:Traceback (most recent call last):\n"
+      "[rank3]:Traceback (most recent call last):\n"
+      "[rank3]:  File \"/w/mr_rank.py\", line 76, in <module>\n"
+      "[rank3]:    dist.all_reduce(x)\n"
+      "[rank3]:  File \"/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py\", line 1541, in all_reduce\n"
+      "[rank0]:  File \"/w/mr_rank.py\", line 76, in <module>\n"
+      "[rank3]:    work.wait()\n"
+      "[rank3]:RuntimeError: [./gloo/transport/tcp/pair.cc:598] Connection closed by peer [127.0.0.1]:65172\n"
+      "[rank0]:    dist.all_reduce(x)\n"
+      "[rank0]:  File \"/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py\", line 1541, in all_reduce\n"
+      "[rank0]:    work.wait()\n"
+      "[rank0]:RuntimeError: [./gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 6000ms for recv operation to complete\n"
+      "[rank2]:Traceback (most recent call last):\n"
+      "[rank2]:  File \"/w/mr_rank.py\", line 76, in <module>\n"
+      "[rank2]:    dist.all_reduce(x)\n"
+      "[rank2]:  File \"/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py\", line 1541, in all_reduce\n"
+      "[rank2]:    work.wait()\n"
+      "[rank2]:RuntimeError: [./gloo/transport/tcp/unbound_buffer.cc:133] Timed out waiting 6000ms for send operation to complete\n"
+      "[rank1]:Traceback (most recent call last):\n"
+      "[rank1]:  File \"/w/mr_rank.py\", line 76, in <module>\n"
+      "[rank1]:    dist.all_reduce(x)\n"
+      "[rank1]:  File \"/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py\", line 1541, in all_reduce\n"
+      "[rank1]:    work.wait()\n"
+      "[rank1]:RuntimeError: [./gloo/transport/tcp/pair.cc:598] Connection closed by peer [127.0.0.1]:47267\n";
+  auto r = diagnose(log);
+  CHECK(rank_of(r) == 1);
+  CHECK(says(r, "rank 1 did not, and its last line before the first error"));
+
+  SUBCASE("its last line like everyone's: no rank is named") {
+    std::string same = log;
+    const std::string odd = ": writing an eval sample to slow storage";
+    same.replace(same.find(odd), odd.size(), "");
+    CHECK(rank_of(diagnose(same)) == -1);
+  }
+}

@@ -10,6 +10,7 @@
 #include "denpex/logs/attribution.h"
 #include "denpex/logs/diagnoser.h"
 #include "diagnose.h"
+#include "snapshot.h"
 #include "denpex/logs/normalize.h"
 
 using namespace denpex;
@@ -243,6 +244,27 @@ TEST_CASE("an unranked fault is the one rank's that reported nothing while the o
   auto two = diagnose({{"job.log", "[rank3]:step 0\n[rank4]:step 0\n" + stream}});
   REQUIRE_FALSE(two.diagnoses.empty());
   CHECK(two.diagnoses[0].initiating_rank == -1);
+}
+
+TEST_CASE("a quiet rank whose last words are an uncaught C++ exception aborted; it did not die silently") {
+  // Real per-rank files of the size_mismatch scenario, rank 1's cut after libstdc++'s first line
+  // (as a paste cut there shows it), so that no entry matches it.
+  std::vector<std::pair<std::string, std::string>> files;
+  for (int r = 0; r < 4; ++r) {
+    const std::string name = "rank" + std::to_string(r) + ".log";
+    std::string text = testing::read_file(testing::source_path("tests/fixtures/logs/multirank/size_mismatch/ranks/" + name));
+    if (r == 1) text.erase(text.find("  what():"));
+    files.emplace_back(name, text);
+  }
+  auto r = diagnose(files);
+  REQUIRE_FALSE(r.diagnoses.empty());
+  const auto& d = r.diagnoses[0];
+  CHECK(d.initiating_rank == 1);
+  REQUIRE_FALSE(d.chain.empty());
+  CHECK(d.chain[0].starts_with("rank 1: aborted after `terminate called after throwing an instance of 'gloo::EnforceNotMet'`"));
+  bool said = false;
+  for (const auto& f : d.findings) said = said || f.find("a C++ exception that nothing caught aborted it (SIGABRT)") != std::string::npos;
+  CHECK(said);
 }
 
 TEST_CASE("the elastic agent's failed-worker line names the rank when nothing else does") {

@@ -465,14 +465,19 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
           if (next == names.end() || next->second == hung) break;
           hung = next->second;
         }
-        hang_notes.push_back(rank_str(c.source->rank) + " names rank " + std::to_string(first_named) +
-                             " as the rank that did not answer (" + at(st, c) + ")" +
+        // A peer that went away (its connection dropped) or one that did not answer in time.
+        const bool went_away = std::find(c.entry->tags.begin(), c.entry->tags.end(), "peer-exit") != c.entry->tags.end();
+        std::string who = rank_str(c.source->rank);
+        who[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(who[0])));
+        hang_notes.push_back(who + " names rank " + std::to_string(first_named) +
+                             (went_away ? " as the peer whose connection it lost (" : " as the rank that did not answer (") +
+                             at(st, c) + ")" +
                              (hung == first_named ? ": read that rank's log."
                                                   : "; rank " + std::to_string(first_named) + "'s own error names rank " +
                                                         std::to_string(hung) + " in turn: read that rank's log."));
-        hang_start = "rank " + std::to_string(hung) + ": fell behind; " +
-                     (c.source->rank >= 0 ? rank_str(c.source->rank) : std::string("its peers")) + " waited for it, as " +
-                     c.entry->id + " reports";
+        hang_start = "rank " + std::to_string(hung) + (went_away ? ": went away first; " : ": fell behind; ") +
+                     (c.source->rank >= 0 ? rank_str(c.source->rank) : std::string("its peers")) +
+                     (went_away ? " lost it, as " : " waited for it, as ") + c.entry->id + " reports";
         break;
       }
     }

@@ -255,6 +255,8 @@ size_t pod_prefix(std::string_view line, std::string& pod) {
 
 // `docker compose logs`: the container's name, padded, then `| `: `trainer-4  | text`
 // (v2's `project-service-N`, v1's `service_N`). The name must end in the container's index.
+// A script's own tag piped through `sed "s/^/w2v-w$r| /"` has the same shape, unpadded; its
+// index may follow a letter (`w0`) when the name has a `-` or `_` elsewhere.
 size_t compose_prefix(std::string_view line, std::string& name) {
   size_t i = 0;
   while (i < line.size() && i < 64 &&
@@ -263,10 +265,15 @@ size_t compose_prefix(std::string_view line, std::string& name) {
   if (i < 3 || !std::isalpha(static_cast<unsigned char>(line[0])) || !is_digit(line[i - 1])) return 0;
   size_t d = i;
   while (d > 0 && is_digit(line[d - 1])) --d;
-  if (d < 2 || (line[d - 1] != '-' && line[d - 1] != '_')) return 0;
+  if (d < 2) return 0;
+  const std::string_view stem = line.substr(0, d - 1);
+  const bool joined = line[d - 1] == '-' || line[d - 1] == '_';
+  if (!joined && !(std::isalpha(static_cast<unsigned char>(line[d - 1])) &&
+                   (stem.find('-') != std::string_view::npos || stem.find('_') != std::string_view::npos)))
+    return 0;
   size_t j = i;
   while (j < line.size() && line[j] == ' ') ++j;
-  if (j == i || j >= line.size() || line[j] != '|') return 0;
+  if (j >= line.size() || line[j] != '|') return 0;
   if (j + 1 < line.size() && line[j + 1] != ' ') return 0;
   name = std::string(line.substr(0, i));
   return std::min(line.size(), j + 2);
@@ -424,8 +431,35 @@ Attribution attribute_line(std::string_view line) {
   return a;
 }
 
+namespace {
+// torchrun's `--log_dir` keeps each worker's output as `<run_id>/attempt_<restart>/<local_rank>/
+// stdout.log` (and stderr.log, error.json): the directory above the file is the local rank.
+int torchrun_log_dir_rank(std::string_view path) {
+  const size_t slash = path.find_last_of('/');
+  if (slash == std::string_view::npos) return -1;
+  const std::string_view file = path.substr(slash + 1);
+  if (file != "stdout.log" && file != "stderr.log" && file != "error.json") return -1;
+  const std::string_view dirs = path.substr(0, slash);
+  const size_t up = dirs.find_last_of('/');
+  if (up == std::string_view::npos) return -1;
+  const std::string dir(dirs.substr(up + 1));
+  const std::string_view parent = dirs.substr(0, up);
+  const size_t pslash = parent.find_last_of('/');
+  const std::string_view attempt = pslash == std::string_view::npos ? parent : parent.substr(pslash + 1);
+  if (!attempt.starts_with("attempt_") || dir.empty() || dir.size() > 5) return -1;
+  int r = 0;
+  size_t i = 0;
+  return number(dir, i, r) && i == dir.size() ? r : -1;
+}
+}  // namespace
+
 Attribution attribute_file(std::string_view path) {
   Attribution a;
+  if (const int local = torchrun_log_dir_rank(path); local >= 0) {
+    a.rank = local;  // one node: the local rank is the rank
+    a.local_rank = local;
+    return a;
+  }
   std::string_view name = path;
   if (size_t slash = name.find_last_of('/'); slash != std::string_view::npos) name = name.substr(slash + 1);
   std::string lower(name);

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "denpex/logs/evidence.h"
 #include "code_path.h"
@@ -83,6 +84,34 @@ std::set<std::string> words(std::string_view text) {
   return out;
 }
 
+// The failure a torchrun table stands for: its root cause, unless other failures (`others`) are
+// stamped with the same second. torchrun then names the first it lists (the lowest rank), so how
+// each ended is the evidence: the one that ended differently (`exitcode: -9` among 1s); all alike,
+// none (nullptr). The note says why, empty when the root cause stands untied.
+std::pair<const RootCause*, std::string> table_pick(const RootCause& root, const std::vector<const RootCause*>& others) {
+  if (!root.has_exitcode || root.time.empty()) return {&root, ""};
+  std::vector<WorkerExit> exits{{root.rank, "", root.exitcode}};
+  std::vector<const RootCause*> tied{&root};
+  std::set<int> seen{root.rank};
+  for (const RootCause* f : others)
+    if (f->has_exitcode && f->time == root.time && seen.insert(f->rank).second) {
+      exits.push_back({f->rank, "", f->exitcode});
+      tied.push_back(f);
+    }
+  if (tied.size() == 1) return {&root, ""};
+  const auto odd = odd_exit(exits);
+  if (!odd)
+    return {nullptr, "torchrun's root cause, rank " + std::to_string(root.rank) + ", is one of " + std::to_string(tied.size()) +
+                         " failures it stamps with the same second (" + root.time + "), all ending " +
+                         exit_outcome(exits.front()) + ": on a tie it names the first it lists, so the table does not say "
+                         "which rank failed first."};
+  if (odd->worker == root.rank) return {&root, ""};
+  const RootCause* differs = *std::find_if(tied.begin(), tied.end(), [&](const RootCause* f) { return f->rank == odd->worker; });
+  return {differs, "torchrun's root cause, rank " + std::to_string(root.rank) + ", failed in the same second (" + root.time +
+                       ") as the others it lists, where it names the first; rank " + std::to_string(differs->rank) + " " +
+                       odd->how + (odd->others.empty() ? "" : " while " + odd->others) + ", so it is taken as the first failure."};
+}
+
 }  // namespace
 
 Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hit> hits) {
@@ -115,35 +144,16 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
         root_source = &s;
       }
   }
-  // The failure torchrun's table stands for: its root cause, unless the table stamps other
-  // failures with the same second. torchrun then names the first it lists (the lowest rank), so
-  // how each ended is the evidence: the one that ended differently (`exitcode: -9` among 1s).
-  const RootCause* root_failure = report.root_cause ? &report.root_cause->cause : nullptr;
+  // The failure torchrun's table stands for (see table_pick); every node's agent prints a table,
+  // so another node's root cause in the same second ties too.
+  const RootCause* root_failure = nullptr;
   std::string root_tie_note;
-  if (root_failure && root_failure->has_exitcode && !root_failure->time.empty()) {
-    std::vector<WorkerExit> exits{{root_failure->rank, "", root_failure->exitcode}};
-    std::vector<const RootCause*> tied{root_failure};
-    for (const auto& f : root_source->events.other_failures())
-      if (f.rank != root_failure->rank && f.has_exitcode && f.time == root_failure->time) {
-        exits.push_back({f.rank, "", f.exitcode});
-        tied.push_back(&f);
-      }
-    const auto odd = tied.size() > 1 ? odd_exit(exits) : std::nullopt;
-    if (tied.size() > 1 && !odd) {
-      // All ended alike: the pick is the order of the list, not evidence of who failed first.
-      root_tie_note = "torchrun's root cause, rank " + std::to_string(root_failure->rank) + ", is one of " +
-                      std::to_string(tied.size()) + " failures it stamps with the same second (" + root_failure->time +
-                      "), all ending " + exit_outcome(exits.front()) + ": on a tie it names the first it lists, so the "
-                      "table does not say which rank failed first.";
-      root_failure = nullptr;
-    } else if (odd && odd->worker != root_failure->rank) {
-      const RootCause* differs = *std::find_if(tied.begin(), tied.end(), [&](const RootCause* f) { return f->rank == odd->worker; });
-      root_tie_note = "torchrun's root cause, rank " + std::to_string(root_failure->rank) + ", failed in the same second (" +
-                      root_failure->time + ") as the others it lists, where it names the first; rank " +
-                      std::to_string(differs->rank) + " " + odd->how + (odd->others.empty() ? "" : " while " + odd->others) +
-                      ", so it is taken as the first failure.";
-      root_failure = differs;
-    }
+  if (report.root_cause) {
+    std::vector<const RootCause*> others;
+    for (const auto& f : root_source->events.other_failures()) others.push_back(&f);
+    for (const auto& s : st.sources)
+      for (const auto& f : s.events.root_causes()) others.push_back(&f);
+    std::tie(root_failure, root_tie_note) = table_pick(report.root_cause->cause, others);
   }
   const int root_rank = root_failure ? root_failure->rank : -1;
 
@@ -682,6 +692,21 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
           hang_notes.push_back("torchrun's failure table shows this traceback for rank " + std::to_string(table_rank) + ".");
         } else if (root_rank >= 0 && report.root_cause->where.file == file) {
           d.initiating_rank = root_rank;
+        } else if (const auto& own = primary->source->events.root_causes(); !own.empty()) {
+          // Another node's agent printed the job's earliest table; this output's own agent
+          // (its node's console holds the fault) names which of its workers failed first.
+          std::vector<const RootCause*> others;
+          for (const auto& f : primary->source->events.other_failures()) others.push_back(&f);
+          auto [pick, note] = table_pick(own.front(), others);
+          if (pick) {
+            d.initiating_rank = pick->rank;
+            d.initiating_local_rank = pick->local_rank;
+            if (d.initiating_node.empty()) d.initiating_node = pick->host;
+            hang_notes.push_back("The fault is printed in " + base_name(file) + ", whose torchrun summary names rank " +
+                                 std::to_string(pick->rank) + " as its first failure" + (note.empty() ? "." : "; " + note));
+          } else {
+            hang_notes.push_back("The fault is printed in " + base_name(file) + "; " + note);
+          }
         }
       }
     }
@@ -807,7 +832,9 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       break;
     }
   }
-  if (d.initiating_rank < 0) {
+  // The agent's `failed (exitcode: N) local_rank: K` line is its first failure in local-rank
+  // order, the same pick as its table: after a tie in the tables it says nothing more.
+  if (d.initiating_rank < 0 && root_tie_note.empty()) {
     for (const auto& c : all) {
       auto lr = c.hit.captures.find("local_rank");
       auto ec = c.hit.captures.find("exitcode");

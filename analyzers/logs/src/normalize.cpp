@@ -46,6 +46,22 @@ bool eat(std::string_view s, size_t& i, std::string_view lit) {
   i += lit.size();
   return true;
 }
+// The length of the role name in a `[{role}{N}]:` prefix at the start of `line`, 0 when there is
+// none. A role is a word torchrun took from `--role` (`default` unless set); words that a
+// script's own progress lines put in brackets (`[epoch3]:`, `[step12]:`) are no role.
+size_t role_length(std::string_view line) {
+  if (line.empty() || line[0] != '[') return 0;
+  size_t i = 1;
+  while (i < line.size() && i <= 33 && (std::isalpha(static_cast<unsigned char>(line[i])) || line[i] == '_' || line[i] == '-')) ++i;
+  const std::string_view role = line.substr(1, i - 1);
+  if (role.empty() || i > 33 || i >= line.size() || !std::isdigit(static_cast<unsigned char>(line[i]))) return 0;
+  std::string low(role);
+  for (char& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (std::string_view progress : {"epoch", "ep", "e", "step", "steps", "iter", "iteration", "it", "batch", "b", "s",
+                                    "round", "stage", "phase", "layer", "block", "sample", "example", "line", "v"})
+    if (low == progress) return 0;
+  return role.size();
+}
 }  // namespace
 
 std::optional<RankPrefix> rank_prefix(std::string_view line) {
@@ -58,9 +74,11 @@ std::optional<RankPrefix> rank_prefix(std::string_view line) {
     }
     return std::nullopt;
   }
-  if (eat(line, i, "[default")) {
-    // torchrun's `--tee` prefix names the local rank; the `[rankN]:` torch prints behind it
-    // (its excepthook, c10d's logger) names the global one.
+  if (const size_t role = role_length(line); role > 0) {
+    // torchrun's `--tee` prefix, `[{role}{local_rank}]:` (`[default3]:`, `[trainer3]:` with
+    // `--role trainer`), names the local rank; the `[rankN]:` torch prints behind it (its
+    // excepthook, c10d's logger) names the global one.
+    i = 1 + role;
     if (!digits(line, i, rank) || !eat(line, i, "]:")) return std::nullopt;
     const size_t after = i;
     int global = 0;

@@ -30,6 +30,11 @@ TEST_CASE("attribution reads ranks, local ranks and nodes from real prefixes") {
 TEST_CASE("file names attribute whole inputs") {
   CHECK(logs::attribute_file("/logs/rank3.log").rank == 3);
   CHECK(logs::attribute_file("logs/worker_12.out").rank == 12);
+  // torchrun --log_dir: <run_id>/attempt_<n>/<local_rank>/stderr.log
+  CHECK(logs::attribute_file("run/treernn_snt3h42t/attempt_0/3/stderr.log").rank == 3);
+  CHECK(logs::attribute_file("run/treernn_snt3h42t/attempt_0/3/stderr.log").local_rank == 3);
+  CHECK(logs::attribute_file("run/attempt_1/0/stdout.log").rank == 0);
+  CHECK(logs::attribute_file("run/results/3/stderr.log").rank == -1);  // not torchrun's layout
   CHECK(logs::attribute_file("node-05.out").node == "node-05");
   CHECK(logs::attribute_file("host-a.log").node == "host-a");
   CHECK(logs::attribute_file("agent-second-node.log").node.empty());  // the word, not a name

@@ -58,6 +58,19 @@ TEST_CASE("torchrun's [defaultN]: prefix is the local rank; a [rankM]: behind it
   REQUIRE(plain);
   CHECK(plain->local_rank == -1);
   CHECK(logs::attribute_line("[default2]:[rank10]:[E612 11:17:02.352871310 ProcessGroupNCCL.cpp:616] x").local_rank == 2);
+
+  SUBCASE("torchrun --role trainer: the role's name is in the prefix") {
+    auto role = logs::rank_prefix("[trainer2]:ValueError: Caught ValueError in DataLoader worker process 0.");
+    REQUIRE(role);
+    CHECK(role->rank == 2);
+    CHECK(role->local_rank == 2);
+    CHECK(role->length == 11);
+  }
+  SUBCASE("a script's own bracketed progress is no role") {
+    CHECK_FALSE(logs::rank_prefix("[epoch3]: loss 0.41"));
+    CHECK_FALSE(logs::rank_prefix("[step120]: lr 3e-4"));
+    CHECK_FALSE(logs::rank_prefix("[W1203 12:56:00.399552 tensorpipe_agent.cpp:726] x"));
+  }
 }
 
 TEST_CASE("an unknown exception initiates only inside a cascade") {
@@ -265,6 +278,32 @@ TEST_CASE("a quiet rank whose last words are an uncaught C++ exception aborted; 
   bool said = false;
   for (const auto& f : d.findings) said = said || f.find("a C++ exception that nothing caught aborted it (SIGABRT)") != std::string::npos;
   CHECK(said);
+}
+
+TEST_CASE("two torchrun nodes: the fault's own console's table decides, and a tie there names no rank") {
+  // Real consoles of two agents (--nnodes 2): global rank 2's LinAlgError, unprefixed, in node 1's.
+  auto node = [](const char* name) {
+    return testing::read_file(testing::source_path(std::string("tests/fixtures/logs/pastes/two-node-torchrun/") + name));
+  };
+  const std::string node0 = node("node0.log"), node1 = node("node1.log");
+  auto tied = diagnose({{"node0.log", node0}, {"node1.log", node1}});
+  REQUIRE_FALSE(tied.diagnoses.empty());
+  CHECK(tied.diagnoses[0].initiating_rank == -1);  // not node 0's "rank 0", nor its agent's local rank 0
+  CHECK(tied.diagnoses[0].initiating_node == "node1");
+
+  SUBCASE("node 1's table lists only its root cause: that rank") {
+    std::string one = node1;
+    const size_t from = one.find("Failures:\n[1]:");
+    REQUIRE(from != std::string::npos);
+    one.erase(from, one.find("Root Cause", from) - from);
+    auto untied = diagnose({{"node0.log", node0}, {"node1.log", one}});
+    REQUIRE_FALSE(untied.diagnoses.empty());
+    CHECK(untied.diagnoses[0].initiating_rank == 2);
+    bool said = false;
+    for (const auto& f : untied.diagnoses[0].findings)
+      said = said || f.find("The fault is printed in node1.log, whose torchrun summary names rank 2") != std::string::npos;
+    CHECK(said);
+  }
 }
 
 TEST_CASE("the elastic agent's failed-worker line names the rank when nothing else does") {

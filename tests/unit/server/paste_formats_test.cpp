@@ -60,6 +60,7 @@ const Case kCases[] = {
     {"tail-sections-per-rank.log", "unrecognized-exception", 3, ""},
     {"monitored-barrier-names-chain.log", "monitored-barrier-rank-failed", 3, ""},
     {"store-barrier-timeout-own-rank.log", "store-clients-joined-timeout", 3, ""},
+    {"two-node-torchrun", "linalg-decomposition-failed", -1, "node1"},
 };
 
 }  // namespace

@@ -11,12 +11,13 @@ namespace denpex::logs {
 // `raw` is one line without its '\n'. Linear in the line's length.
 void normalize_line(std::string_view raw, std::string& out);
 
-// A launcher's per-rank prefix at the start of a line: "[rank3]:", "[default3]:" (torchrun),
+// A launcher's per-rank prefix at the start of a line: "[rank3]:", "[default3]:" / "[trainer3]:"
+// (torchrun, `[{role}{local_rank}]:`),
 // "[1,3]<stderr>:" (mpirun). `length` bytes are removed before matching.
 struct RankPrefix {
   int rank = -1;
   size_t length = 0;
-  int local_rank = -1;  // `[defaultN]:` names it (taken as the rank too unless `[rankM]:` follows)
+  int local_rank = -1;  // `[defaultN]:` (any role) names it (taken as the rank too unless `[rankM]:` follows)
 };
 std::optional<RankPrefix> rank_prefix(std::string_view line);
 

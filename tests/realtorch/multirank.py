@@ -33,6 +33,9 @@ SCENARIOS = {
     # rank 2 all-reduces a longer gradient buffer: a peer's gloo aborts on the size check, and
     # only the ranks' own startup lines (parameter counts) say whose tensor differs
     "size_mismatch": ("srun", 2, "gloo-message-size-mismatch", True),
+    # rank 3's DataLoader worker exits without a word: rank 3 raises "exited unexpectedly", a
+    # symptom of its own worker, and its peers lose rank 3
+    "dataloader_exit": ("torchrun", 3, "dataloader-worker-exited-unexpectedly", True),
 }
 
 

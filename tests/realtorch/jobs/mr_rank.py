@@ -80,6 +80,16 @@ for step in range(4):
             raise
     if scenario == "size_mismatch":
         dist.all_reduce(torch.cat([p.detach().flatten() for p in model.parameters()]))
+    if scenario == "dataloader_exit" and rank == 3 and step == 2:
+        class Shard(torch.utils.data.Dataset):
+            def __len__(self):
+                return 8
+
+            def __getitem__(self, i):
+                os._exit(1)  # the worker dies without a word (as the OOM killer leaves it)
+
+        for _ in torch.utils.data.DataLoader(Shard(), num_workers=1):
+            pass
     dist.all_reduce(x)
     time.sleep(0.3)
 log.info("rank %d done", rank)

@@ -306,6 +306,22 @@ TEST_CASE("two torchrun nodes: the fault's own console's table decides, and a ti
   }
 }
 
+TEST_CASE("a rank whose own DataLoader worker exited is where the failure started") {
+  // Real per-rank files (multirank/dataloader_exit): rank 3's worker died without a word. Its
+  // log is kept from the chained traceback on, as pastes that start at the last one show it.
+  std::vector<std::pair<std::string, std::string>> files;
+  for (int r = 0; r < 4; ++r) {
+    const std::string name = "rank" + std::to_string(r) + ".log";
+    std::string text = testing::read_file(testing::source_path("tests/fixtures/logs/multirank/dataloader_exit/ranks/" + name));
+    if (r == 3) text = text.substr(text.find("The above exception was the direct cause"));
+    files.emplace_back(name, text);
+  }
+  auto r = diagnose(files);
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses[0].entry->id == "dataloader-worker-exited-unexpectedly");
+  CHECK(r.diagnoses[0].initiating_rank == 3);
+}
+
 TEST_CASE("the elastic agent's failed-worker line names the rank when nothing else does") {
   // torch/distributed/elastic/multiprocessing/api.py: the agent's log when a worker fails.
   std::string log =

@@ -279,7 +279,60 @@ size_t compose_prefix(std::string_view line, std::string& name) {
   return std::min(line.size(), j + 2);
 }
 
+// Ray's prefix on every line an actor or task prints: `(RayTrainWorker pid=7410, ip=10.0.59.242) `,
+// `(pid=34272) `, `(TorchTrainer pid=7236) `, also behind torchx's `ray/0 `. The process is the
+// pid; the line's rank comes from what that pid said (Diagnoser::note_pid).
+size_t ray_prefix(std::string_view line, Attribution& a) {
+  size_t i = 0;
+  if (line.starts_with("ray/")) {
+    i = 4;
+    while (i < line.size() && is_digit(line[i])) ++i;
+    if (i == 4 || i >= line.size() || line[i] != ' ') return 0;
+    ++i;
+  }
+  if (i >= line.size() || line[i] != '(') return 0;
+  const size_t close = line.find(") ", i);
+  const size_t end = close == std::string_view::npos && line.ends_with(')') ? line.size() - 1 : close;
+  if (end == std::string_view::npos || end - i > 160) return 0;
+  const std::string_view inside = line.substr(i + 1, end - i - 1);
+  const size_t at = inside.find("pid=");
+  if (at == std::string_view::npos || (at > 0 && inside[at - 1] != ' ')) return 0;
+  // Before `pid=`: the actor's class name and a space, or nothing.
+  for (size_t k = 0; k + 1 < at; ++k)
+    if (!ascii_alnum(static_cast<unsigned char>(inside[k])) && inside[k] != '_' && inside[k] != ':' && inside[k] != '.') return 0;
+  size_t d = at + 4;
+  int pid = 0;
+  if (!number(inside, d, pid) || pid <= 0 || (d < inside.size() && inside[d] != ',')) return 0;
+  a.pid = pid;
+  a.node = std::string(inside);
+  a.node_prefix = true;
+  return std::min(line.size(), end + 2);
+}
+
 }  // namespace
+
+int ray_rank(std::string_view body, int* worker_pid) {
+  // `Setting up process group for: env:// [rank=0, world_size=4]`, and the trainer's table
+  // `- (ip=10.0.59.242, pid=7410) rank=0, local_rank=0, node_rank=0` (`world_rank=0` in Train v2).
+  if (worker_pid) *worker_pid = -1;
+  for (std::string_view key : {"world_rank=", "rank="})
+    for (size_t at = body.find(key); at != std::string_view::npos; at = body.find(key, at + 1)) {
+      if (at > 0 && (ascii_alnum(static_cast<unsigned char>(body[at - 1])) || body[at - 1] == '_')) continue;
+      size_t i = at + key.size();
+      int r = 0;
+      if (!number(body, i, r) || (i < body.size() && ascii_alnum(static_cast<unsigned char>(body[i])))) continue;
+      if (worker_pid && body.starts_with("- (")) {
+        const std::string_view row = body.substr(0, at);
+        if (const size_t p = row.find("pid="); p != std::string_view::npos) {
+          size_t k = p + 4;
+          int pid = 0;
+          if (number(row, k, pid) && pid > 0) *worker_pid = pid;
+        }
+      }
+      return r;
+    }
+  return -1;
+}
 
 // A syslog/journal kernel line names its host: `Mar  3 04:05:06 gpu-7 kernel: NVRM: Xid ...`
 // (kern.log, /var/log/messages, `journalctl -k`). The line is kept whole: fingerprints see it all.
@@ -405,7 +458,10 @@ Attribution attribute_line(std::string_view line) {
     a.strip += k;
     line.remove_prefix(k);
   }
-  if (size_t k = pod_prefix(line, a.node)) {
+  if (size_t k = ray_prefix(line, a)) {
+    a.strip += k;
+    line.remove_prefix(k);
+  } else if (size_t k = pod_prefix(line, a.node)) {
     a.strip += k;
     a.node_prefix = true;
     line.remove_prefix(k);

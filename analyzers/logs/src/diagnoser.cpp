@@ -358,6 +358,9 @@ uint32_t Diagnoser::note_rank(uint32_t input, int rank) {
 int Diagnoser::source_key(uint32_t input, const Attribution& a) {
   State& st = *state_;
   if (a.rank >= 0) return a.rank;
+  // A process prefix (Ray's `(... pid=N, ...)`) whose pid said its rank earlier.
+  if (a.pid >= 0 && a.node_prefix)
+    if (auto p = st.pid_rank.find(a.pid); p != st.pid_rank.end()) return p->second;
   const int file_rank = st.inputs[input].file_attr.rank;
   if (file_rank >= 0 || !a.node_prefix || a.node.empty()) return file_rank;
   // Unranked lines of several hosts in one stream: each host is a source of its own, so that
@@ -378,6 +381,14 @@ void Diagnoser::note_pid(const Attribution& a, int rank, std::string_view body) 
   if (pids.size() >= kMaxPids) return;
   int pid = rank >= 0 ? a.pid : -1;
   int owner = rank;
+  // Ray: the trainer's table ties worker pids to ranks; a worker's own line ties its prefix's pid.
+  if (pid < 0 && a.pid >= 0 && a.node_prefix) {
+    int worker = -1;
+    if (const int r = ray_rank(body, &worker); r >= 0) {
+      pids.try_emplace(worker >= 0 ? worker : a.pid, r);
+      return;
+    }
+  }
   if (pid < 0) {
     pid = logged_pid(body);
     if (pid < 0) return;

@@ -73,6 +73,26 @@ TEST_CASE("torchrun's [defaultN]: prefix is the local rank; a [rankM]: behind it
   }
 }
 
+TEST_CASE("Ray's per-line process prefix: the pid, then whatever prefix torch put behind it") {
+  auto worker = logs::attribute_line("(RayTrainWorker pid=7410, ip=10.0.59.242) KeyError: 'labels'");
+  CHECK(worker.pid == 7410);
+  CHECK(worker.node == "RayTrainWorker pid=7410, ip=10.0.59.242");
+  CHECK(std::string_view("(RayTrainWorker pid=7410, ip=10.0.59.242) KeyError: 'labels'").substr(worker.strip) == "KeyError: 'labels'");
+  auto behind = logs::attribute_line("(RayWorkerWrapper pid=92234, ip=172.19.24.110) [rank1]:[E1224 13:23:05.483840160 ProcessGroupNCCL.cpp:542] x");
+  CHECK(behind.rank == 1);
+  CHECK(logs::attribute_line("(pid=34272) NCCL DEBUG SET").pid == 34272);
+  CHECK(logs::attribute_line("ray/0 (CommandActor pid=494377) INFO:torch.distributed.elastic.multiprocessing:x").pid == 494377);
+  CHECK(logs::attribute_line("(raylet) A worker died or was killed while executing a task").pid == -1);
+  CHECK(logs::attribute_line("(see below) pid=5 exited").pid == -1);
+  int pid = 0;
+  CHECK(logs::ray_rank("- (ip=10.0.12.174, pid=3382) rank=3, local_rank=1, node_rank=1", &pid) == 3);
+  CHECK(pid == 3382);
+  CHECK(logs::ray_rank("- (ip=127.0.0.1, pid=55617) world_rank=1, local_rank=1, node_rank=0", &pid) == 1);
+  CHECK(logs::ray_rank("Setting up process group for: env:// [rank=2, world_size=4]", &pid) == 2);
+  CHECK(pid == -1);
+  CHECK(logs::ray_rank("local_rank=1, node_rank=0", &pid) == -1);
+}
+
 TEST_CASE("an unknown exception initiates only inside a cascade") {
   auto alone = diagnose({{"rank2.log", kKeyError}});
   CHECK(alone.diagnoses.empty());

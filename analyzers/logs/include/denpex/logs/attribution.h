@@ -42,6 +42,11 @@ int logged_rank(std::string_view line, std::pair<size_t, size_t>* digits_at = nu
 // 14702 Killed`, the kernel's `Killed process 14702`) names the rank.
 int logged_pid(std::string_view line);
 
+// The rank a Ray Train line gives (`... [rank=0, world_size=4]`, `rank=0, local_rank=0`); for
+// the trainer's table row `- (ip=..., pid=7410) rank=0, ...`, `worker_pid` receives the worker's
+// pid, else -1. -1 when none.
+int ray_rank(std::string_view body, int* worker_pid);
+
 // A JSON-lines record (structlog, python-json-logger, a job's own `json.dumps`) that carries its
 // rank as a top-level number near its front: `{"ts": "...", "rank": 3, "level": "ERROR", ...}`;
 // -1 when none. The record is the line's text: its fields stay for fingerprints.

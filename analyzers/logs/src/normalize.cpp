@@ -62,24 +62,62 @@ size_t role_length(std::string_view line) {
     if (low == progress) return 0;
   return role.size();
 }
+// A wrapper's own rank tag at the head of every line (a launcher's pump, a `sed` or `awk` in the
+// pipe): `[rank: 2] `, `[worker-2] `, `(rank=2) `, `[r2] `, `[rank 2/4] `, `rank2 | `, `Rank 2: `.
+// The word says whose process it is; torch's own `[Rank 2] ` (its messages, matched whole) is left
+// to the in-text reading.
+std::optional<RankPrefix> rank_tag(std::string_view line) {
+  size_t i = 0;
+  const char open = !line.empty() && (line[0] == '[' || line[0] == '(') ? line[0] : '\0';
+  if (open) ++i;
+  const size_t word_at = i;
+  while (i < line.size() && i - word_at < 8 && std::isalpha(static_cast<unsigned char>(line[i]))) ++i;
+  std::string word(line.substr(word_at, i - word_at));
+  for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  bool known = false;
+  for (std::string_view w : {"rank", "worker", "proc", "process", "trainer", "task"}) known = known || word == w;
+  if (open) known = known || word == "r" || word == "w";
+  if (!known) return std::nullopt;
+  const size_t sep_at = i;
+  while (i < line.size() && i - sep_at < 2 && (line[i] == ' ' || line[i] == ':' || line[i] == '=' || line[i] == '-' ||
+                                               line[i] == '_' || line[i] == '#'))
+    ++i;
+  int rank = 0;
+  const size_t digits_at = i;
+  if (!digits(line, i, rank)) return std::nullopt;
+  if (open == '[' && line.substr(0, sep_at) == "[Rank" && line.substr(sep_at, digits_at - sep_at) == " ") return std::nullopt;
+  if (open && i < line.size() && line[i] == '/') {  // of world size
+    int world = 0;
+    ++i;
+    if (!digits(line, i, world) || rank >= world) return std::nullopt;
+  }
+  if (open) {
+    if (i >= line.size() || line[i] != (open == '[' ? ']' : ')')) return std::nullopt;
+    ++i;
+    if (i < line.size() && line[i] == ':') ++i;
+    if (i < line.size() && line[i] != ' ') return std::nullopt;
+  } else if (eat(line, i, ": ") || eat(line, i, " | ") || eat(line, i, "| ")) {
+    return RankPrefix{rank, i};
+  } else {
+    return std::nullopt;
+  }
+  if (i < line.size()) ++i;
+  return RankPrefix{rank, i};
+}
 }  // namespace
 
 std::optional<RankPrefix> rank_prefix(std::string_view line) {
   size_t i = 0;
   int rank = 0;
-  if (eat(line, i, "[rank")) {
-    if (digits(line, i, rank) && eat(line, i, "]:")) {
-      if (i < line.size() && line[i] == ' ') ++i;
-      return RankPrefix{rank, i};
-    }
-    return std::nullopt;
+  if (eat(line, i, "[rank") && digits(line, i, rank) && eat(line, i, "]:")) {
+    if (i < line.size() && line[i] == ' ') ++i;
+    return RankPrefix{rank, i};
   }
-  if (const size_t role = role_length(line); role > 0) {
+  i = 1 + role_length(line);
+  if (i > 1 && digits(line, i, rank) && eat(line, i, "]:")) {
     // torchrun's `--tee` prefix, `[{role}{local_rank}]:` (`[default3]:`, `[trainer3]:` with
     // `--role trainer`), names the local rank; the `[rankN]:` torch prints behind it (its
     // excepthook, c10d's logger) names the global one.
-    i = 1 + role;
-    if (!digits(line, i, rank) || !eat(line, i, "]:")) return std::nullopt;
     const size_t after = i;
     int global = 0;
     if (i < line.size() && line[i] == ' ') ++i;
@@ -99,6 +137,7 @@ std::optional<RankPrefix> rank_prefix(std::string_view line) {
       return RankPrefix{rank, i};
     }
   }
+  if (auto tag = rank_tag(line)) return tag;
   // `srun --label`: the task id, right-aligned to the width of the largest one, then `: `
   // (`0: `, ` 3: `, `12: `). Only small ids with the exact spacing srun prints.
   i = 0;

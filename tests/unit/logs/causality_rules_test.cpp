@@ -66,6 +66,21 @@ TEST_CASE("torchrun's [defaultN]: prefix is the local rank; a [rankM]: behind it
     CHECK(role->local_rank == 2);
     CHECK(role->length == 11);
   }
+  SUBCASE("a wrapper's own rank tag at the head of each line") {
+    for (const char* line : {"[rank: 2] KeyError: 'x'", "[worker-2] KeyError: 'x'", "(rank=2) KeyError: 'x'", "[r2] KeyError: 'x'",
+                             "[rank 2/4] KeyError: 'x'", "rank2 | KeyError: 'x'", "Rank 2: KeyError: 'x'", "[Process 2] KeyError: 'x'",
+                             "proc 2: KeyError: 'x'", "[RANK:2] KeyError: 'x'"}) {
+      CAPTURE(line);
+      auto tag = logs::rank_prefix(line);
+      REQUIRE(tag);
+      CHECK(tag->rank == 2);
+      CHECK(std::string_view(line).substr(tag->length) == "KeyError: 'x'");
+    }
+    CHECK_FALSE(logs::rank_prefix("[Rank 2] Watchdog caught collective operation timeout"));  // torch's own words
+    CHECK_FALSE(logs::rank_prefix("[rank 5/4] x"));  // no rank of a world of 4
+    CHECK_FALSE(logs::rank_prefix("rank 2 finished"));
+    CHECK_FALSE(logs::rank_prefix("[epoch 2] loss 0.1"));
+  }
   SUBCASE("a script's own bracketed progress is no role") {
     CHECK_FALSE(logs::rank_prefix("[epoch3]: loss 0.41"));
     CHECK_FALSE(logs::rank_prefix("[step120]: lr 3e-4"));

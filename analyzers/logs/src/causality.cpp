@@ -772,6 +772,19 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       d.initiating_node = host->second;
     hang_notes.push_back(launcher_names(*c) + "; that rank's own first error is the one to fix.");
   }
+  // A polling launcher's `worker 1 failed; stopping the remaining workers`: the first worker it
+  // saw fail: the one that raised, or died silently, while its peers lost it. Not in a timeout
+  // cascade, where the first to fail is a peer that gave up waiting on the stuck one.
+  if (d.initiating_rank < 0) {
+    const bool timeouts = std::any_of(all.begin(), all.end(), [](const Cand& c) { return c.entry->id.find("timeout") != std::string::npos; });
+    for (const auto& c : all)
+      if (auto ff = c.hit.captures.find("first_failed"); !timeouts && ff != c.hit.captures.end() && !ff->second.empty()) {
+        d.initiating_rank = std::atoi(ff->second.c_str());
+        hang_notes.push_back("The launcher says worker " + ff->second + " failed first (" + at(st, c) +
+                             ") and stopped the others; it is taken as rank " + ff->second + " (one launcher on one node).");
+        break;
+      }
+  }
   // A GPU fault that names its PCI address (an Xid in dmesg) belongs to the rank whose NCCL
   // communicator was initialised on that GPU, on the same node when both are known.
   if (auto pci = primary->hit.captures.find("pci"); d.initiating_rank < 0 && pci != primary->hit.captures.end()) {

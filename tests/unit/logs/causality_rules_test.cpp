@@ -357,6 +357,30 @@ TEST_CASE("a rank whose own DataLoader worker exited is where the failure starte
   CHECK(r.diagnoses[0].initiating_rank == 3);
 }
 
+TEST_CASE("a polling launcher's 'worker N failed; stopping the remaining workers' names the rank, except in a timeout cascade") {
+  // Real lines of a small polling launcher (bench/causality/heldout12, case 1102), all exit codes alike.
+  const std::string launcher =
+      "minilaunch 2026-12-03 07:13:20 worker 1 (pid 21589) exited with code 1\n"
+      "minilaunch 2026-12-03 07:13:20 worker 1 failed; stopping the remaining workers in 3s\n"
+      "minilaunch 2026-12-03 07:13:21 worker 0 (pid 21586) exited with code 1\n"
+      "minilaunch 2026-12-03 07:13:21 worker 2 (pid 21592) exited with code 1\n";
+  auto r = diagnose({{"job.log", std::string(kKeyError) + kClosed + kClosed + launcher}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses[0].entry->id == "unrecognized-exception");
+  CHECK(r.diagnoses[0].initiating_rank == 1);
+
+  SUBCASE("peers that timed out: the first to fail gave up waiting, it is no initiator") {
+    const std::string timeout =
+        "Traceback (most recent call last):\n"
+        "  File \"/w/train.py\", line 58, in <module>\n"
+        "    dist.all_reduce(x)\n"
+        "RuntimeError: [./gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 12000ms for recv operation to complete\n";
+    auto t = diagnose({{"job.log", timeout + timeout + launcher}});
+    REQUIRE_FALSE(t.diagnoses.empty());
+    CHECK(t.diagnoses[0].initiating_rank != 1);
+  }
+}
+
 TEST_CASE("the elastic agent's failed-worker line names the rank when nothing else does") {
   // torch/distributed/elastic/multiprocessing/api.py: the agent's log when a worker fails.
   std::string log =

@@ -59,6 +59,8 @@ for step in range(4):
         from torch.utils.checkpoint import checkpoint
         checkpoint(model, x)  # inputs need no grad: a warning, not a failure
         warnings.warn("torch.distributed._all_gather_base is a private function and will be deprecated", UserWarning)
+        # A [3, 4] against [3, 1] regression loss: torch warns, broadcasts, and the run goes on.
+        torch.nn.functional.mse_loss(model(x)[:, :1], x[:, 0])
     if scenario == "sigint" and step == 2:
         time.sleep(60)  # the user presses Ctrl-C while every rank waits here
     if scenario == "stall" and rank == 1 and step == 2:

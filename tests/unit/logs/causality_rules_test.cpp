@@ -25,6 +25,16 @@ const char* kClosed =
     "  File \"/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py\", line 1541, in all_reduce\n"
     "    work.wait()\n"
     "RuntimeError: [./gloo/transport/tcp/pair.cc:598] Connection closed by peer [127.0.0.1]:10672\n";
+// The saved per-rank files of a real 4-rank scenario (tests/fixtures/logs/multirank/NAME/ranks).
+std::vector<std::pair<std::string, std::string>> scenario_ranks(const std::string& scenario) {
+  std::vector<std::pair<std::string, std::string>> files;
+  for (int r = 0; r < 4; ++r) {
+    const std::string name = "rank" + std::to_string(r) + ".log";
+    files.emplace_back(name, testing::read_file(testing::source_path("tests/fixtures/logs/multirank/" + scenario + "/ranks/" + name)));
+  }
+  return files;
+}
+
 const char* kKeyError =
     "Traceback (most recent call last):\n"
     "  File \"/w/train.py\", line 37, in <module>\n"
@@ -297,13 +307,8 @@ TEST_CASE("an unranked fault is the one rank's that reported nothing while the o
 TEST_CASE("a quiet rank whose last words are an uncaught C++ exception aborted; it did not die silently") {
   // Real per-rank files of the size_mismatch scenario, rank 1's cut after libstdc++'s first line
   // (as a paste cut there shows it), so that no entry matches it.
-  std::vector<std::pair<std::string, std::string>> files;
-  for (int r = 0; r < 4; ++r) {
-    const std::string name = "rank" + std::to_string(r) + ".log";
-    std::string text = testing::read_file(testing::source_path("tests/fixtures/logs/multirank/size_mismatch/ranks/" + name));
-    if (r == 1) text.erase(text.find("  what():"));
-    files.emplace_back(name, text);
-  }
+  auto files = scenario_ranks("size_mismatch");
+  files[1].second.erase(files[1].second.find("  what():"));
   auto r = diagnose(files);
   REQUIRE_FALSE(r.diagnoses.empty());
   const auto& d = r.diagnoses[0];
@@ -344,13 +349,8 @@ TEST_CASE("two torchrun nodes: the fault's own console's table decides, and a ti
 TEST_CASE("a rank whose own DataLoader worker exited is where the failure started") {
   // Real per-rank files (multirank/dataloader_exit): rank 3's worker died without a word. Its
   // log is kept from the chained traceback on, as pastes that start at the last one show it.
-  std::vector<std::pair<std::string, std::string>> files;
-  for (int r = 0; r < 4; ++r) {
-    const std::string name = "rank" + std::to_string(r) + ".log";
-    std::string text = testing::read_file(testing::source_path("tests/fixtures/logs/multirank/dataloader_exit/ranks/" + name));
-    if (r == 3) text = text.substr(text.find("The above exception was the direct cause"));
-    files.emplace_back(name, text);
-  }
+  auto files = scenario_ranks("dataloader_exit");
+  files[3].second = files[3].second.substr(files[3].second.find("The above exception was the direct cause"));
   auto r = diagnose(files);
   REQUIRE_FALSE(r.diagnoses.empty());
   CHECK(r.diagnoses[0].entry->id == "dataloader-worker-exited-unexpectedly");

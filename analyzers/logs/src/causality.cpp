@@ -745,6 +745,16 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
                            " (as the ranks' own messages report); it is the one that differs.");
     }
   }
+  // A comparison every rank in it raises (the collective checker's `Rank 1 is running ..., but
+  // Rank 7 is running ...`): the rank that printed it is one side, not the one that diverged.
+  if (from_initiator && has_tag(primary->entry, "pairwise") && d.initiating_rank >= 0 &&
+      d.initiating_rank == primary->source->rank &&
+      std::none_of(hang_notes.begin(), hang_notes.end(), [](const std::string& n) { return n.find(" stands apart: ") != std::string::npos; })) {
+    hang_notes.push_back("Rank " + std::to_string(d.initiating_rank) + " printed this comparison, and every rank in a mismatch "
+                         "raises it: which rank diverged is not shown (the other ranks' messages or their code paths say it).");
+    d.initiating_rank = -1;
+    d.initiating_local_rank = -1;
+  }
   // Still no rank: the launcher's own report of which worker failed is evidence too (rule: exit
   // codes in launcher summaries count). torchrun's root-cause table first, else the elastic
   // agent's `failed (exitcode: N) local_rank: K` line, the first one it printed.

@@ -384,9 +384,29 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     // A rank's own file that printed only healthy lines has no source yet: it exists all the same.
     for (const auto& in : st.inputs)
       if (in.file_attr.rank >= 0 && in.summary.lines > 0) known.insert(in.file_attr.rank);
+    // A paste that ends inside a rank's own copy of the timeout (`... [Rank 4] Watchdog caught
+    // collective operation timeout: WorkNCCL(SeqNum=4, OpType=BROADCAST, NumelIn=112, NumelO`):
+    // that rank logged it too, the excerpt just stops there.
+    auto cut_inside_timeout = [&](int r) {
+      std::string mine, theirs;
+      for (const auto& in : st.inputs) {
+        std::string_view tail = in.tail;
+        while (!tail.empty() && tail.back() == '\n') tail.remove_suffix(1);
+        const std::string_view last = tail.substr(tail.rfind('\n') == std::string_view::npos ? 0 : tail.rfind('\n') + 1);
+        const Attribution a = attribute_line(last);
+        if (a.rank != r || last.size() - a.strip < 40) continue;
+        Matcher::mask_digits(last.substr(a.strip), &mine);
+        for (const auto& c : all) {
+          if (c.source->rank < 0 || !c.hit.captures.count("seq")) continue;
+          Matcher::mask_digits(c.hit.text, &theirs);
+          if (theirs.size() > mine.size() && theirs.compare(0, mine.size(), mine) == 0) return true;
+        }
+      }
+      return false;
+    };
     std::vector<int> silent;
     for (int r : known)
-      if (!seq_of.count(r)) silent.push_back(r);
+      if (!seq_of.count(r) && !cut_inside_timeout(r)) silent.push_back(r);
     int hung = -1;
     if (seq_of.size() >= 2 && !silent.empty()) {
       hung = silent.front();

@@ -381,6 +381,24 @@ TEST_CASE("a polling launcher's 'worker N failed; stopping the remaining workers
   }
 }
 
+TEST_CASE("a paste that ends inside a rank's own timeout line: that rank timed out too, it is not the one that never got there") {
+  // NCCL's watchdog line as torch 2.x prints it behind `[rankN]:` (nccl-watchdog-timeout's real example).
+  auto line = [](int r) {
+    return "[rank" + std::to_string(r) + "]:[E626 06:24:44.903881913 ProcessGroupNCCL.cpp:616] [Rank " + std::to_string(r) +
+           "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=808, OpType=ALLREDUCE, NumelIn=9801523, "
+           "NumelOut=9801523, Timeout(ms)=600000) ran for 600020 milliseconds before timing out.\n";
+  };
+  std::string log = line(1) + line(2) + line(3);
+  const std::string last = line(4);
+  auto cut = diagnose({{"job.log", log + last.substr(0, last.find("NumelOut")) + "\n"}});
+  REQUIRE_FALSE(cut.diagnoses.empty());
+  CHECK(cut.diagnoses[0].initiating_rank == 0);  // ranks 1-4 all waited; 0 never appears
+  // Not cut: rank 4 only logged its step, so it is the one that never reached the collective.
+  auto quiet = diagnose({{"job.log", log + "[rank4]:step 808 loss 1.93\n"}});
+  REQUIRE_FALSE(quiet.diagnoses.empty());
+  CHECK(quiet.diagnoses[0].initiating_rank == 4);
+}
+
 TEST_CASE("the elastic agent's failed-worker line names the rank when nothing else does") {
   // torch/distributed/elastic/multiprocessing/api.py: the agent's log when a worker fails.
   std::string log =

@@ -1,0 +1,3 @@
+# site profile for cn04 (batch partition)
+export OMP_NUM_THREADS=1
+umask 022

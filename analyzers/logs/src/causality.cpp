@@ -712,7 +712,8 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
           hang_notes.push_back("torchrun's failure table shows this traceback for rank " + std::to_string(table_rank) + ".");
         } else if (root_rank >= 0 && report.root_cause->where.file == file) {
           d.initiating_rank = root_rank;
-        } else if (const auto& own = primary->source->events.root_causes(); !own.empty()) {
+        } else if (const auto& own = primary->source->events.root_causes();
+                   !own.empty() && report.root_cause && report.root_cause->where.file != file) {
           // Another node's agent printed the job's earliest table; this output's own agent
           // (its node's console holds the fault) names which of its workers failed first.
           std::vector<const RootCause*> others;
@@ -872,6 +873,26 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       d.initiating_rank = std::atoi(r->second.c_str());
       hang_notes.push_back("The error names rank " + r->second + " itself (" + at(st, c) +
                            "); no launcher prefix says which process printed it.");
+      break;
+    }
+  }
+  // A timeout cascade: the peers gave up and exited on their own, so the one worker the agent
+  // still had to stop with SIGTERM is the one they waited for (when the log tied its pid to a rank).
+  if (d.initiating_rank < 0 &&
+      std::any_of(all.begin(), all.end(), [](const Cand& c) { return c.entry->id.find("timeout") != std::string::npos; })) {
+    std::set<int> timed_out;
+    for (const auto& c : all)
+      if (c.source->rank >= 0 && c.entry->id.find("timeout") != std::string::npos) timed_out.insert(c.source->rank);
+    for (const auto& s : st.sources) {
+      const auto& pids = s.events.sigterm_pids();
+      if (pids.size() != 1) continue;
+      auto owner = st.pid_rank.find(pids.front());
+      if (owner == st.pid_rank.end() || timed_out.count(owner->second)) continue;
+      d.initiating_rank = owner->second;
+      hang_notes.push_back("The peers timed out and exited; torchrun then had to stop pid " + std::to_string(pids.front()) +
+                           " with SIGTERM, still running: rank " + std::to_string(owner->second) +
+                           " by the log's own lines, the one they waited for.");
+      if (hang_start.empty()) hang_start = "rank " + std::to_string(owner->second) + ": still busy when its peers timed out (the agent stopped it)";
       break;
     }
   }

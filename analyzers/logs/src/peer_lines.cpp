@@ -591,9 +591,17 @@ std::optional<PeerFinding> alive_after(const std::vector<PeerLine>& lines, const
                      "still busy elsewhere while the others timed out waiting for it"};
 }
 
-std::optional<PeerFinding> stuck_elsewhere(const std::vector<PeerLine>& lines, const PeerPos& first,
-                                           const std::set<int>& timed_out) {
-  if (timed_out.empty() || ranks_of(lines).size() < 3) return std::nullopt;
+namespace {
+// Of three or more ranks, the one whose last healthy line before `first` has a shape no other
+// rank's last line has, while all the others share one: (that rank, its line, another's line).
+struct OddLast {
+  int rank;
+  const PeerLine* mine;
+  const PeerLine* theirs;
+  std::vector<int> usual;
+};
+std::optional<OddLast> odd_last_line(const std::vector<PeerLine>& lines, const PeerPos& first) {
+  if (ranks_of(lines).size() < 3) return std::nullopt;
   std::map<int, const PeerLine*> last;
   for (const auto& l : lines)
     if (!l.error && !after(l, first.time, first.input, first.line, false).value_or(false)) last[l.rank] = &l;
@@ -602,13 +610,30 @@ std::optional<PeerFinding> stuck_elsewhere(const std::vector<PeerLine>& lines, c
   if (last.size() < 3 || by_shape.size() != 2) return std::nullopt;
   const auto& [odd_shape, odd] = by_shape.begin()->second.size() == 1 ? *by_shape.begin() : *by_shape.rbegin();
   const auto& usual = odd_shape == by_shape.begin()->first ? by_shape.rbegin()->second : by_shape.begin()->second;
-  if (odd.size() != 1 || usual.size() < 2 || timed_out.count(odd.front())) return std::nullopt;
-  const PeerLine& mine = *last.at(odd.front());
-  const PeerLine& theirs = *last.at(usual.front());
-  return PeerFinding{odd.front(), "Peers timed out waiting; rank " + std::to_string(odd.front()) + " did not, and its last line before "
-                                  "the first error, " + quote(mine) + " (" + mine.where + "), is unlike the last line of ranks " +
-                                  join(usual) + " (" + quote(theirs) + "): it was still in that work while they waited for it.",
-                     "still in its own work (" + quote(mine) + ") when the others timed out waiting for it"};
+  if (odd.size() != 1 || usual.size() < 2) return std::nullopt;
+  return OddLast{odd.front(), last.at(odd.front()), last.at(usual.front()), usual};
+}
+}  // namespace
+
+std::optional<PeerFinding> stuck_elsewhere(const std::vector<PeerLine>& lines, const PeerPos& first,
+                                           const std::set<int>& timed_out) {
+  if (timed_out.empty()) return std::nullopt;
+  const auto odd = odd_last_line(lines, first);
+  if (!odd || timed_out.count(odd->rank)) return std::nullopt;
+  return PeerFinding{odd->rank, "Peers timed out waiting; rank " + std::to_string(odd->rank) + " did not, and its last line before "
+                                "the first error, " + quote(*odd->mine) + " (" + odd->mine->where + "), is unlike the last line of ranks " +
+                                join(odd->usual) + " (" + quote(*odd->theirs) + "): it was still in that work while they waited for it.",
+                     "still in its own work (" + quote(*odd->mine) + ") when the others timed out waiting for it"};
+}
+
+std::optional<PeerFinding> busy_elsewhere(const std::vector<PeerLine>& lines, const PeerPos& error) {
+  const auto odd = odd_last_line(lines, error);
+  if (!odd) return std::nullopt;
+  return PeerFinding{odd->rank, "The error names no rank; rank " + std::to_string(odd->rank) + "'s last line before it, " +
+                                quote(*odd->mine) + " (" + odd->mine->where + "), is unlike the last line of ranks " +
+                                join(odd->usual) + " (" + quote(*odd->theirs) + "): it was doing other work when the error "
+                                "came, so the error is most likely its (an inference from the ranks' own lines).",
+                     "was doing other work (" + quote(*odd->mine) + ") when the error came"};
 }
 
 }  // namespace denpex::logs

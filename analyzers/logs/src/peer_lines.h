@@ -95,4 +95,9 @@ std::optional<PeerFinding> alive_after(const std::vector<PeerLine>& lines, const
 std::optional<PeerFinding> stuck_elsewhere(const std::vector<PeerLine>& lines, const PeerPos& first,
                                            const std::set<int>& timed_out);
 
+// An error of no rank (`error`, where its traceback starts): of three or more ranks, the one whose
+// last line before it is unlike the last line every other rank shares (`VAL rank0 step 15 val
+// pairwise_acc 0.418` against `INFO rankR step 10 pair_loss 0.7175`) was doing other work then.
+std::optional<PeerFinding> busy_elsewhere(const std::vector<PeerLine>& lines, const PeerPos& error);
+
 }  // namespace denpex::logs

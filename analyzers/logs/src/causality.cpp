@@ -62,6 +62,9 @@ bool is_cancellation(const core::Entry* e) { return has_tag(e, "cancellation"); 
 bool is_serious(const core::Entry* e) {
   return e->severity == core::Severity::Fatal || e->severity == core::Severity::Error;
 }
+// A peer that gave up waiting (a collective, store or watchdog timeout): a symptom of whoever it
+// waited for.
+bool is_timeout(const core::Entry* e) { return e->id.find("timeout") != std::string::npos; }
 
 std::string base_name(const std::string& path) {
   size_t slash = path.find_last_of('/');
@@ -243,6 +246,11 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     return std::none_of(first_collateral.begin(), first_collateral.end(),
                         [&](const auto& kv) { return kv.first != c.source; });
   });
+  // A timeout cascade, and the ranks that timed out: several rules below read them.
+  const bool any_timeout = std::any_of(all.begin(), all.end(), [](const Cand& c) { return is_timeout(c.entry); });
+  std::set<int> timed_out_ranks;
+  for (const auto& c : all)
+    if (c.source->rank >= 0 && is_timeout(c.entry)) timed_out_ranks.insert(c.source->rank);
   std::vector<const Cand*> initiators;
   for (const auto& c : all)
     if (c.entry->can_initiate()) initiators.push_back(&c);
@@ -519,7 +527,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       for (const auto& c : all)
         if (c.source->rank >= 0 && is_serious(c.entry)) {
           failed.insert(c.source->rank);
-          timeouts = timeouts || c.entry->id.find("timeout") != std::string::npos;
+          timeouts = timeouts || is_timeout(c.entry);
         }
       std::vector<int> quiet;
       for (int r : known)
@@ -594,7 +602,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
         std::map<int, uint64_t> timed_out, lost_after;  // rank -> order of its first such hit
         for (const auto& c : all) {
           if (c.source->rank < 0 || !is_serious(c.entry)) continue;
-          auto& into = c.entry->id.find("timeout") != std::string::npos ? timed_out : lost_after;
+          auto& into = is_timeout(c.entry) ? timed_out : lost_after;
           into.try_emplace(c.source->rank, c.meta.order);
         }
         for (const auto& [r, order] : timed_out) lost_after.erase(r);
@@ -641,7 +649,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       std::map<int, std::string> waited_in;
       std::map<int, const Cand*> where;
       for (const auto& c : all) {
-        if (c.source->rank < 0 || !is_serious(c.entry) || c.entry->id.find("timeout") == std::string::npos) continue;
+        if (c.source->rank < 0 || !is_serious(c.entry) || !is_timeout(c.entry)) continue;
         const ExceptionEvent* ex = c.source->events.exception_at(c.hit.line);
         if (!ex) continue;
         for (auto f = ex->stack.rbegin(); f != ex->stack.rend(); ++f)
@@ -806,10 +814,9 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   // A polling launcher's `worker 1 failed; stopping the remaining workers`: the first worker it
   // saw fail: the one that raised, or died silently, while its peers lost it. Not in a timeout
   // cascade, where the first to fail is a peer that gave up waiting on the stuck one.
-  if (d.initiating_rank < 0) {
-    const bool timeouts = std::any_of(all.begin(), all.end(), [](const Cand& c) { return c.entry->id.find("timeout") != std::string::npos; });
+  if (d.initiating_rank < 0 && !any_timeout) {
     for (const auto& c : all)
-      if (auto ff = c.hit.captures.find("first_failed"); !timeouts && ff != c.hit.captures.end() && !ff->second.empty()) {
+      if (auto ff = c.hit.captures.find("first_failed"); ff != c.hit.captures.end() && !ff->second.empty()) {
         d.initiating_rank = std::atoi(ff->second.c_str());
         hang_notes.push_back("The launcher says worker " + ff->second + " failed first (" + at(st, c) +
                              ") and stopped the others; it is taken as rank " + ff->second + " (one launcher on one node).");
@@ -878,16 +885,12 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   }
   // A timeout cascade: the peers gave up and exited on their own, so the one worker the agent
   // still had to stop with SIGTERM is the one they waited for (when the log tied its pid to a rank).
-  if (d.initiating_rank < 0 &&
-      std::any_of(all.begin(), all.end(), [](const Cand& c) { return c.entry->id.find("timeout") != std::string::npos; })) {
-    std::set<int> timed_out;
-    for (const auto& c : all)
-      if (c.source->rank >= 0 && c.entry->id.find("timeout") != std::string::npos) timed_out.insert(c.source->rank);
+  if (d.initiating_rank < 0 && any_timeout) {
     for (const auto& s : st.sources) {
       const auto& pids = s.events.sigterm_pids();
       if (pids.size() != 1) continue;
       auto owner = st.pid_rank.find(pids.front());
-      if (owner == st.pid_rank.end() || timed_out.count(owner->second)) continue;
+      if (owner == st.pid_rank.end() || timed_out_ranks.count(owner->second)) continue;
       d.initiating_rank = owner->second;
       hang_notes.push_back("The peers timed out and exited; torchrun then had to stop pid " + std::to_string(pids.front()) +
                            " with SIGTERM, still running: rank " + std::to_string(owner->second) +
@@ -1017,13 +1020,10 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
           break;
         }
     const PeerPos at_first{first->source->input, first->hit.line, first->meta.time};
-    std::set<int> timed_out;
-    for (const auto& c : all)
-      if (c.source->rank >= 0 && c.entry->id.find("timeout") != std::string::npos) timed_out.insert(c.source->rank);
     std::optional<PeerFinding> found;
-    if (!from_initiator && first->entry->id.find("timeout") != std::string::npos)
-      found = alive_after(lines, at_first, timed_out);
-    if (!found && !from_initiator) found = stuck_elsewhere(lines, at_first, timed_out);
+    if (!from_initiator && is_timeout(first->entry))
+      found = alive_after(lines, at_first, timed_out_ranks);
+    if (!found && !from_initiator) found = stuck_elsewhere(lines, at_first, timed_out_ranks);
     const ExceptionEvent* failed_ex = from_initiator ? primary->source->events.exception_at(primary->hit.line) : nullptr;
     if (failed_ex) found = object_source_rank(*failed_ex);
     if (failed_ex && !found) found = store_server_rank(*failed_ex);
@@ -1045,7 +1045,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       if (!said.empty()) found = path_owner(lines, said);
     }
     if (!found) found = lone_error_record(lines, at_first);
-    if (!found && !from_initiator && first->entry->id.find("timeout") == std::string::npos)
+    if (!found && !from_initiator && !is_timeout(first->entry))
       found = lone_departure(lines, at_first);
     if (!found) found = lone_nonfinite(lines);
     if (!found) found = went_quiet_first(lines);

@@ -445,7 +445,10 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
     if (t.starts_with("what():")) {
       if (exceptions_.size() < kMaxEvents) {
         ExceptionEvent ev;
-        ev.line = terminate_line_;
+        // The event spans both lines: the type is on the first, the message (which fingerprints
+        // read) on the `what():` line.
+        ev.traceback_line = terminate_line_;
+        ev.line = line;
         ev.type = terminate_type_;
         ev.message = std::string(trim(t.substr(7)).substr(0, kMaxMessage));
         ev.from_terminate = true;

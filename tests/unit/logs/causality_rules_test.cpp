@@ -320,6 +320,27 @@ TEST_CASE("a quiet rank whose last words are an uncaught C++ exception aborted; 
   CHECK(said);
 }
 
+TEST_CASE("an uncaught C++ exception no entry knows initiates, read from its what() line") {
+  // Real per-rank files of the size_mismatch scenario; rank 1's last words are replaced by what
+  // libstdc++ really printed for a `std::vector::at` out of range that nothing caught.
+  auto files = scenario_ranks("size_mismatch");
+  std::string& one = files[1].second;
+  const size_t at = one.find("terminate called after throwing");
+  REQUIRE(at != std::string::npos);
+  const size_t end = one.find('\n', one.find("  what():", at));
+  one.replace(at, end - at,
+              "terminate called after throwing an instance of 'std::out_of_range'\n"
+              "  what():  vector::_M_range_check: __n (which is 5) >= this->size() (which is 4)");
+  auto r = diagnose(files);
+  REQUIRE_FALSE(r.diagnoses.empty());
+  const auto& d = r.diagnoses[0];
+  CHECK(d.entry->id == "unrecognized-exception");
+  CHECK(d.initiating_rank == 1);
+  bool said = false;
+  for (const auto& f : d.findings) said = said || f.find("rank 1 raised `std::out_of_range: vector::_M_range_check") != std::string::npos;
+  CHECK(said);
+}
+
 TEST_CASE("two torchrun nodes: the fault's own console's table decides, and a tie there names no rank") {
   // Real consoles of two agents (--nnodes 2): global rank 2's LinAlgError, unprefixed, in node 1's.
   auto node = [](const char* name) {

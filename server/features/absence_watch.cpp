@@ -25,7 +25,7 @@ void AbsenceWatch::line(uint32_t stream, std::string_view raw) {
   if (raw.size() > kMaxLine) raw = raw.substr(0, kMaxLine);
   logs::normalize_line(raw, norm_);
   logs::Attribution a = logs::attribute_line(norm_);
-  scanner_->feed(stream, lines_[stream], std::string_view(norm_).substr(a.strip));
+  scanner_->feed(stream, lines_[stream], a.body(norm_));
 }
 
 void AbsenceWatch::feed(uint32_t stream, std::string_view bytes) {

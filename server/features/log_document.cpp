@@ -54,7 +54,7 @@ std::vector<const core::Entry*> entries_on_line(const logs::Matcher& matcher, st
   logs::normalize_line(raw, norm);
   logs::Attribution a = logs::attribute_line(norm);
   *rank = a.rank;
-  std::string_view text = std::string_view(norm).substr(std::min(a.strip, norm.size()));
+  std::string_view text = a.body(norm);
   std::vector<int> ids;
   matcher.match(text, &ids);
   std::vector<const core::Entry*> out;

@@ -306,6 +306,14 @@ size_t ray_prefix(std::string_view line, Attribution& a) {
   a.pid = pid;
   a.node = std::string(inside);
   a.node_prefix = true;
+  // Ray's log deduplication prints one copy of a line many workers printed, marked at its end:
+  // `... [repeated 3x across cluster]`, the first time followed by its note `(Ray deduplicates
+  // logs by default. ...)`. The marker is Ray's, not the worker's.
+  if (const size_t mark = line.rfind(" [repeated "); mark != std::string_view::npos && mark > end) {
+    size_t k = mark + 11;
+    int times = 0;
+    if (number(line, k, times) && line.substr(k, 17) == "x across cluster]") a.strip_tail = line.size() - mark;
+  }
   return std::min(line.size(), end + 2);
 }
 

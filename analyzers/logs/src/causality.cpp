@@ -403,7 +403,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
         const std::string_view last = tail.substr(tail.rfind('\n') == std::string_view::npos ? 0 : tail.rfind('\n') + 1);
         const Attribution a = attribute_line(last);
         if (a.rank != r || last.size() - a.strip < 40) continue;
-        Matcher::mask_digits(last.substr(a.strip), &mine);
+        Matcher::mask_digits(a.body(last), &mine);
         for (const auto& c : all) {
           if (c.source->rank < 0 || !c.hit.captures.count("seq")) continue;
           Matcher::mask_digits(c.hit.text, &theirs);

@@ -228,7 +228,7 @@ void Diagnoser::visit_line(uint32_t input, std::string_view chunk, size_t begin,
     // finds a pattern whose match holds inside any longer text, the screen would hit the whole
     // line too and need not run. Worth it where most lines hit: lines the prefilter picked.
     Attribution a = attribute_line(raw);
-    const std::vector<int>& ids = state_->scanner.ids(raw.substr(a.strip));
+    const std::vector<int>& ids = state_->scanner.ids(a.body(raw));
     for (int id : ids)
       if (matcher_.matches_inside(id)) return process_line(input, chunk, begin, end - begin, &a, &ids);
   }
@@ -571,7 +571,7 @@ void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offs
   // `known` is the attribution of the raw line and `ids` what the matcher's Set said about its
   // body, given only when the line needs no normalizing (then norm == raw).
   const Attribution a = known ? *known : attribute_line(norm);
-  std::string_view body = norm.substr(a.strip);
+  std::string_view body = a.body(norm);
   // `tail -n +1 rank_*.log` / `head` of several files: `==> rank_3.log <==` heads the lines of
   // that file, attributed by its name as if it had been given apart.
   if (const std::string_view name = section_file(body); a.strip == 0 && !name.empty()) {

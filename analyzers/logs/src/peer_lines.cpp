@@ -210,7 +210,7 @@ std::vector<PeerLine> collect_peer_lines(const Diagnoser::State& st, std::vector
     kept_lines(in, [&](uint64_t, std::string_view raw) {
       std::string_view line = normalized(raw);
       const Attribution a = attribute_line(line);
-      const std::string_view body = line.substr(a.strip);
+      const std::string_view body = a.body(line);
       if (a.rank < 0) words.add(body, a.strip > 0);
       const int pid = logged_pid(body);
       if (pid <= 0 || pid_rank.size() >= 4096) return;
@@ -228,7 +228,7 @@ std::vector<PeerLine> collect_peer_lines(const Diagnoser::State& st, std::vector
     kept_lines(in, [&](uint64_t n, std::string_view raw) {
       std::string_view line = normalized(raw);
       const Attribution a = attribute_line(line);
-      std::string_view body = line.substr(a.strip);
+      std::string_view body = a.body(line);
       if (traceback_line(body)) return;
       body = body.substr(0, kMaxText);
       int rank = a.rank >= 0 ? a.rank : name_rank_at(in, n);

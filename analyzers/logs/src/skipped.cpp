@@ -184,7 +184,7 @@ void Diagnoser::attribute_skipped(uint32_t input, std::string_view raw) {
     norm = st.norm;
   }
   Attribution a = attribute_line(norm);
-  note_pid(a, a.rank >= 0 ? a.rank : st.inputs[input].file_attr.rank, norm.substr(a.strip));
+  note_pid(a, a.rank >= 0 ? a.rank : st.inputs[input].file_attr.rank, a.body(norm));
   if (a.local_rank < 0 && a.node.empty()) return;
   SourceInfo& src = st.sources[note_rank(input, source_key(input, a))];
   if (src.local_rank < 0 && a.local_rank >= 0) src.local_rank = a.local_rank;

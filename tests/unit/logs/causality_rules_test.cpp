@@ -108,6 +108,17 @@ TEST_CASE("Ray's per-line process prefix: the pid, then whatever prefix torch pu
   CHECK(logs::attribute_line("(pid=34272) NCCL DEBUG SET").pid == 34272);
   CHECK(logs::attribute_line("ray/0 (CommandActor pid=494377) INFO:torch.distributed.elastic.multiprocessing:x").pid == 494377);
   CHECK(logs::attribute_line("(raylet) A worker died or was killed while executing a task").pid == -1);
+  // Ray's deduplication marker (and its note, the first time) ends the line; it is not the worker's.
+  for (const std::string line :
+       {"(RayTrainWorker pid=75123, ip=10.0.59.242) AssertionError: 19114 is not divisible by 8 [repeated 2x across cluster]",
+        "(RayTrainWorker pid=75123, ip=10.0.59.242) AssertionError: 19114 is not divisible by 8 [repeated 3x across cluster] "
+        "(Ray deduplicates logs by default. Set RAY_DEDUP_LOGS=0 to disable log deduplication, or see "
+        "https://docs.ray.io/en/master/ray-observability/user-guides/configure-logging.html#log-deduplication for more options.)"}) {
+    const auto a = logs::attribute_line(line);
+    CHECK(a.body(line) == "AssertionError: 19114 is not divisible by 8");
+  }
+  const std::string plain = "(RayTrainWorker pid=75123, ip=10.0.59.242) the [repeated 2x] tag is text";
+  CHECK(logs::attribute_line(plain).body(plain) == "the [repeated 2x] tag is text");
   CHECK(logs::attribute_line("(see below) pid=5 exited").pid == -1);
   int pid = 0;
   CHECK(logs::ray_rank("- (ip=10.0.12.174, pid=3382) rank=3, local_rank=1, node_rank=1", &pid) == 3);

@@ -1,6 +1,7 @@
 #pragma once
 // Who printed a line: rank, local rank and node, read from the prefixes launchers and libraries
 // write, from file names, and when it happened, read from the common timestamp formats.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,9 +17,15 @@ struct Attribution {
   // `host: `, `kubectl logs --prefix`), so lines without a rank can be told apart by it.
   bool node_prefix = false;
   size_t strip = 0;     // bytes of launcher prefix to remove before matching
+  size_t strip_tail = 0;  // bytes of a collector's suffix to remove (Ray's `[repeated 3x across cluster]`)
   int pid = -1;         // the process id NCCL's `host:pid:tid [N] NCCL` prefix names, -1 when none
 
   bool empty() const { return rank < 0 && local_rank < 0 && node.empty(); }
+  // What the process itself printed: the line without the prefix and suffix around it.
+  std::string_view body(std::string_view line) const {
+    const size_t from = std::min(strip, line.size());
+    return line.substr(from, line.size() - from - std::min(strip_tail, line.size() - from));
+  }
 };
 
 // Reads one normalized line. Launcher prefixes (`[rank3]:`, `[default3]:`, `[1,3]<stderr>:`) are

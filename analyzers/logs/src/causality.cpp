@@ -575,6 +575,23 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
             size_t nl = tail.rfind('\n');
             last = std::string(tail.substr(nl == std::string_view::npos ? 0 : nl + 1).substr(0, 200));
           }
+        // One stream of every rank (a `[rankN]:` prefix on each line): its last line in the tail.
+        for (const auto& in : st.inputs) {
+          if (!last.empty()) break;
+          if (in.file_attr.rank >= 0) continue;
+          std::string_view tail = in.tail;
+          while (!tail.empty()) {
+            while (!tail.empty() && tail.back() == '\n') tail.remove_suffix(1);
+            const size_t nl = tail.rfind('\n');
+            const std::string_view line = tail.substr(nl == std::string_view::npos ? 0 : nl + 1);
+            const Attribution a = attribute_line(line);
+            if (a.rank == hung && !a.body(line).empty()) {
+              last = std::string(a.body(line).substr(0, 200));
+              break;
+            }
+            tail = nl == std::string_view::npos ? std::string_view() : tail.substr(0, nl);
+          }
+        }
         std::vector<int> others(failed.begin(), failed.end());
         const std::string what = timeouts ? "timed out waiting for a peer" : "lost the connection to a peer";
         // libstdc++'s last words for an exception nothing caught: the process aborted, not silently.

@@ -331,6 +331,18 @@ TEST_CASE("a quiet rank whose last words are an uncaught C++ exception aborted; 
   CHECK(said);
 }
 
+TEST_CASE("a quiet rank's last line is quoted from one interleaved stream too") {
+  // Real `srun --label` stream of the sigkill scenario: rank 1 was SIGKILLed after its step 2.
+  const std::string job = testing::read_file(testing::source_path("tests/fixtures/logs/multirank/sigkill/job.log"));
+  auto r = diagnose({{"job.log", job}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  const auto& d = r.diagnoses[0];
+  CHECK(d.initiating_rank == 1);
+  REQUIRE_FALSE(d.chain.empty());
+  CHECK(d.chain[0].starts_with("rank 1: stopped without an error after `"));
+  CHECK(d.chain[0].find("INFO step 2 rank 1`") != std::string::npos);
+}
+
 TEST_CASE("an uncaught C++ exception no entry knows initiates, read from its what() line") {
   // Real per-rank files of the size_mismatch scenario; rank 1's last words are replaced by what
   // libstdc++ really printed for a `std::vector::at` out of range that nothing caught.

@@ -210,18 +210,28 @@ size_t collector_stamp(std::string_view line) {
   return i < line.size() && line[i] == ' ' ? i + 1 : 0;
 }
 
-// pdsh / DeepSpeed's multi-node runner: `worker-1: text`, `10.0.0.7: text`. A host name holds a
-// digit and a `-` or `.` (so that `RuntimeError: ` and `INFO: ` are not taken for hosts).
+// pdsh / DeepSpeed's multi-node runner: `worker-1: text`, `10.0.0.7: text`, `trn-b: text`. A
+// host name holds a `-` or `.`, and a digit or a lettered last label of one or two lowercase
+// letters (so that `RuntimeError: `, `INFO: ` and `x-axis: ` are not taken for hosts).
 size_t host_prefix(std::string_view line, std::string& host) {
   size_t i = 0;
-  bool digit = false, sep = false;
+  bool digit = false, sep = false, upper = false;
   while (i < line.size() && i < 64 &&
          (ascii_alnum(static_cast<unsigned char>(line[i])) || line[i] == '-' || line[i] == '.' || line[i] == '_')) {
     digit = digit || is_digit(line[i]);
     sep = sep || line[i] == '-' || line[i] == '.';
+    upper = upper || std::isupper(static_cast<unsigned char>(line[i]));
     ++i;
   }
-  if (i == 0 || !digit || !sep || line.substr(i, 2) != ": " || !ascii_alnum(static_cast<unsigned char>(line[0]))) return 0;
+  if (i == 0 || !sep || line.substr(i, 2) != ": " || !ascii_alnum(static_cast<unsigned char>(line[0]))) return 0;
+  if (!digit) {
+    const std::string_view name = line.substr(0, i);
+    const size_t dash = name.rfind('-');
+    const size_t last = dash == std::string_view::npos ? 0 : name.size() - dash - 1;
+    if (upper || dash == std::string_view::npos || dash < 2 || last == 0 || last > 2 ||
+        name.find_first_of("._") != std::string_view::npos)
+      return 0;
+  }
   std::string_view name = line.substr(0, i);
   // Slurm's step daemon names itself with its host (`slurmstepd-node-07: error: ...`): the
   // message's own head, which fingerprints match, not a pdsh prefix.
@@ -232,7 +242,7 @@ size_t host_prefix(std::string_view line, std::string& host) {
   bool ipv4 = std::count(name.begin(), name.end(), '.') == 3 &&
               std::all_of(name.begin(), name.end(), [](char c) { return is_digit(c) || c == '.'; });
   bool named = std::isalpha(static_cast<unsigned char>(label.front())) && label.find('-') != std::string_view::npos &&
-               is_digit(label.back());
+               (is_digit(label.back()) || !digit);
   if (!ipv4 && !named) return 0;
   for (std::string_view tail : {"Error", "Exception", "Warning"})
     if (name.ends_with(tail)) return 0;
@@ -550,6 +560,10 @@ Attribution attribute_file(std::string_view path) {
     std::string_view node = name.substr(p, end - p);
     while (!node.empty() && (node.back() == '-' || node.back() == '_')) node.remove_suffix(1);
     if (node.size() <= 4) continue;
+    // A host's name numbers or letters it (`node-05`, `host-a`); a word after it is a description
+    // (`two-node-demand.log`, `single_host_run.log`).
+    const std::string_view suffix = node.substr(std::min(node.size(), node.find_first_not_of("-_", 4)));
+    if (suffix.size() > 2 && std::none_of(suffix.begin(), suffix.end(), [](char c) { return is_digit(c); })) continue;
     a.node = std::string(node);
     break;
   }

@@ -28,6 +28,10 @@ struct Cand {
 };
 
 std::string rank_str(int rank) { return rank >= 0 ? "rank " + std::to_string(rank) : "an unranked process"; }
+// Its rank, else the host whose prefix its lines carry.
+std::string source_str(const SourceInfo& s) {
+  return s.rank >= 0 || s.node.empty() ? rank_str(s.rank) : "a process on " + s.node;
+}
 
 // The global rank of a local rank on the node whose agent printed its rendezvous result in this
 // source (`global_ranks=[4, 5, 6, 7]`), or -1 when the log does not show the mapping.
@@ -355,7 +359,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       const std::string first = primary->source->rank >= 0 || primary->source->node.empty()
                                     ? rank_str(primary->source->rank)
                                     : primary->source->node;
-      hang_notes.push_back(rank_str(c->source->rank) + " also reported " + c->entry->id + " (" + at(st, *c) + "), later: " +
+      hang_notes.push_back(source_str(*c->source) + " also reported " + c->entry->id + " (" + at(st, *c) + "), later: " +
                            first + " came first " + how + ".");
       break;
     }
@@ -1111,11 +1115,11 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   // The causal chain, earliest first. A traced hang starts at the rank that stopped, although
   // the first line in the log is another rank's timeout.
   if (!hang_start.empty()) d.chain.push_back(hang_start);
-  d.chain.push_back(rank_str(primary->source->rank) + ": " + primary->entry->title + " at " + at(st, *primary) +
+  d.chain.push_back(source_str(*primary->source) + ": " + primary->entry->title + " at " + at(st, *primary) +
                     (primary->entry->can_initiate() ? "" : " (a symptom)"));
   for (const auto& ex : primary->source->events.exceptions()) {
     if (ex.line < primary->hit.line || ex.line > primary->hit.line + 200) continue;
-    d.chain.push_back(rank_str(primary->source->rank) + (ex.cut_off ? " printed " : " raised ") + describe(ex) +
+    d.chain.push_back(source_str(*primary->source) + (ex.cut_off ? " printed " : " raised ") + describe(ex) +
                       " (line " + std::to_string(shown_line(st.inputs[primary->source->input], ex.line)) + ")");
     break;
   }

@@ -167,7 +167,8 @@ std::vector<std::string_view> split_lines(std::string_view text) {
 size_t wrap_width(std::string_view text) {
   size_t width = 0;
   for_each_line(text, [&](std::string_view l) {
-    if (l.size() > width) width = std::max(width, columns(l));  // columns <= bytes
+    // A frame's top and bottom edges (`┌── Logs(...) ──┐`) are wider than the text inside it.
+    if (l.size() > width && !box_drawing_at(l, 0)) width = std::max(width, columns(l));  // columns <= bytes
   });
   if (width < 60 || width > 1000) return 0;
   size_t full = 0, cut = 0;
@@ -234,6 +235,34 @@ std::vector<Piece> flattened_pieces(std::string_view s) {
   return pieces;
 }
 
+// A log viewer's frame (k9s, a TUI pager): every line between two bars, `│ text    │`, padded to
+// the frame's width, and lines longer than it wrapped inside it. Its lines without the frame
+// and the padding, one for one; nullopt when most lines are not framed so.
+std::optional<std::string> unframed(std::string_view text) {
+  constexpr std::string_view kBar = "\xe2\x94\x82";  // U+2502 BOX DRAWINGS LIGHT VERTICAL
+  auto inner = [&](std::string_view l) -> std::optional<std::string_view> {
+    while (!l.empty() && (l.back() == ' ' || l.back() == '\r')) l.remove_suffix(1);
+    if (l.size() < 2 * kBar.size() || !l.starts_with(kBar) || !l.ends_with(kBar)) return std::nullopt;
+    l = l.substr(kBar.size(), l.size() - 2 * kBar.size());
+    if (l.starts_with(' ')) l.remove_prefix(1);
+    while (!l.empty() && l.back() == ' ') l.remove_suffix(1);
+    return l;
+  };
+  size_t framed = 0, lines = 0;
+  for_each_line(text, [&](std::string_view l) {
+    if (l.empty()) return;
+    ++lines;
+    framed += inner(l).has_value();
+  });
+  if (framed < 3 || framed * 10 < lines * 6) return std::nullopt;
+  std::string out;
+  out.reserve(text.size());
+  for_each_line(text, [&](std::string_view l) {
+    out.append(inner(l).value_or(l)).push_back('\n');
+  });
+  return out;
+}
+
 }  // namespace
 
 // Markdown bold around a whole line, as issue authors mark the error they mean
@@ -251,9 +280,12 @@ std::optional<std::pair<size_t, size_t>> bold_line(std::string_view l) {
 }
 
 std::optional<RepairedPaste> repair_paste(std::string_view paste) {
+  // The frame goes first: the wrapping inside it shows only once the padding is gone.
+  const std::optional<std::string> unframed_text = unframed(paste);
+  if (unframed_text) paste = *unframed_text;
   // Most inputs are neither: tell that without building anything.
   const size_t width = wrap_width(paste);
-  if (width == 0) {
+  if (width == 0 && !unframed_text) {
     bool flattened = false;
     for_each_line(paste, [&](std::string_view l) {
       if (!flattened && l.size() >= 160) flattened = !flattened_pieces(l).empty();
@@ -301,10 +333,13 @@ std::optional<RepairedPaste> repair_paste(std::string_view paste) {
       out.physical.push_back(physical);
     }
   }
-  if (joins == 0 && flattened == 0 && unbolded == 0) return std::nullopt;
-  if (joins > 0)
-    out.what = "lines hard-wrapped at " + std::to_string(width) + " columns rejoined (" + std::to_string(joins) +
-               (joins == 1 ? " join)" : " joins)");
+  if (joins == 0 && flattened == 0 && unbolded == 0 && !unframed_text) return std::nullopt;
+  if (unframed_text) out.what = "a log viewer's frame (`│ ... │`) taken off";
+  if (joins > 0) {
+    if (!out.what.empty()) out.what += "; ";
+    out.what += "lines hard-wrapped at " + std::to_string(width) + " columns rejoined (" + std::to_string(joins) +
+                (joins == 1 ? " join)" : " joins)");
+  }
   if (flattened > 0) {
     if (!out.what.empty()) out.what += "; ";
     out.what += std::to_string(flattened) + (flattened == 1 ? " line" : " lines") +

@@ -37,6 +37,9 @@ TEST_CASE("file names attribute whole inputs") {
   CHECK(logs::attribute_file("run/results/3/stderr.log").rank == -1);  // not torchrun's layout
   CHECK(logs::attribute_file("node-05.out").node == "node-05");
   CHECK(logs::attribute_file("host-a.log").node == "host-a");
+  CHECK(logs::attribute_file("gpu-node3.log").node == "node3");
+  CHECK(logs::attribute_file("1902-pdsh-two-node-demand.log").node.empty());  // a description, not a host
+  CHECK(logs::attribute_file("single_host_run.log").node.empty());
   CHECK(logs::attribute_file("agent-second-node.log").node.empty());  // the word, not a name
   CHECK(logs::attribute_file("dmesg-node-02.log").node == "node-02");
   CHECK(logs::is_kernel_log_name("x/dmesg-node-02.log"));
@@ -153,6 +156,11 @@ TEST_CASE("NCCL lines with the source location still name their host and device"
   CHECK(p.node == "worker-1");
   CHECK(p.node_prefix);
   CHECK_FALSE(a.node_prefix);
+  // Lettered hosts (pdsh -w trn-a,trn-b): one or two lowercase letters after the last `-`.
+  CHECK(logs::attribute_line("trn-b: Traceback (most recent call last):").node == "trn-b");
+  CHECK(logs::attribute_line("gpu-ab: step 3").node == "gpu-ab");
+  for (const char* text : {"x-axis: loss", "Non-fatal: retrying", "re-run: yes", "see-a.b: x", "a-b: c"})
+    CHECK_MESSAGE(logs::attribute_line(text).node.empty(), text);
 }
 
 TEST_CASE("the worker missing from torchrun's SIGTERM list") {

@@ -65,6 +65,38 @@ TEST_CASE("paste repair: a real log hard-wrapped at a terminal's width is rejoin
   }
 }
 
+TEST_CASE("paste repair: a log viewer's frame comes off, and the lines wrapped inside it are rejoined") {
+  // A real log shown in a k9s-style frame: each line cut at the frame's inner width, padded to it,
+  // between two bars, under a titled top edge wider than the text.
+  const std::string log = read_file(source_path("tests/fixtures/logs/multirank/two_failures/job.log"));
+  constexpr size_t kInner = 100;
+  const std::string bar = "\xe2\x94\x82", dash = "\xe2\x94\x80";
+  std::string framed = "\xe2\x94\x8c";
+  for (int i = 0; i < 30; ++i) framed += dash;
+  framed += " Logs(ml-train/job-5c7f9d8b4-x2kqp:trainer)[tail] ";
+  for (int i = 0; i < 30; ++i) framed += dash;
+  framed += "\xe2\x94\x90\n";
+  std::string expected = framed;
+  for (const std::string& line : lines_of(fold(log, kInner)))
+    framed += bar + " " + line + std::string(kInner - line.size(), ' ') + " " + bar + "\n";
+  for (std::string line : lines_of(log)) {
+    while (!line.empty() && line.back() == ' ') line.pop_back();  // padding and a trailing space look alike
+    expected += line + "\n";
+  }
+  auto fixed = repair_paste(framed);
+  REQUIRE(fixed.has_value());
+  CHECK(fixed->what.find("frame") != std::string::npos);
+  CHECK(fixed->what.find("hard-wrapped at 100 columns") != std::string::npos);
+  const auto got = lines_of(fixed->text), want = lines_of(expected);
+  REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < got.size(); ++i) CHECK(got[i] == want[i]);
+
+  SUBCASE("a few framed lines among many plain ones are left alone") {
+    std::string mixed = log + bar + " a " + bar + "\n";
+    CHECK_FALSE(repair_paste(mixed).has_value());
+  }
+}
+
 TEST_CASE("paste repair: a log with its newlines flattened to spaces is cut at its line heads") {
   // torchrun's agent lines after a rank's exception, as a form field flattens them.
   const std::string flat =

@@ -825,12 +825,26 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
                              "); its own log holds the error.");
         break;
       }
-  // Other launchers name the failed process by its global rank.
-  if (const Cand* c = d.initiating_rank < 0 ? launcher_failed() : nullptr) {
+  // Other launchers name the failed process by its global rank. srun lists exits in the order
+  // the nodes' step daemons reported them, each after its own polling and batching (`tasks 2-3`):
+  // where the peers exited on their own errors within moments of the failure (a lost connection,
+  // not a timeout, and not srun's own kill of the rest), the first line may be any of them, so
+  // what the ranks' own lines show comes first.
+  const Cand* srun_first = nullptr;
+  const auto srun_exits = std::count_if(all.begin(), all.end(), [](const Cand& c) {
+    return c.entry->id == "slurm-task-exited-nonzero" && c.hit.captures.contains("exitcode");
+  });
+  auto name_by_launcher = [&](const Cand* c) {
     d.initiating_rank = std::atoi(c->hit.captures.at("failed_rank").c_str());
     if (auto host = c->hit.captures.find("host"); host != c->hit.captures.end() && d.initiating_node.empty())
       d.initiating_node = host->second;
     hang_notes.push_back(launcher_names(*c) + "; that rank's own first error is the one to fix.");
+  };
+  if (const Cand* c = d.initiating_rank < 0 ? launcher_failed() : nullptr) {
+    if (from_initiator && !any_timeout && c->entry->id == "slurm-task-exited-nonzero" && srun_exits >= 2)
+      srun_first = c;
+    else
+      name_by_launcher(c);
   }
   // A polling launcher's `worker 1 failed; stopping the remaining workers`: the first worker it
   // saw fail: the one that raised, or died silently, while its peers lost it. Not in a timeout
@@ -1079,7 +1093,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     const bool peers_lost_it = std::any_of(all.begin(), all.end(), [&](const Cand& c) {
       return !c.entry->can_initiate() && is_serious(c.entry) && c.source->events.exception_at(c.hit.line) != failed_ex;
     });
-    if (!found && failed_ex && peers_lost_it) found = rank_zero_duty(*failed_ex);
+    if (!found && failed_ex && peers_lost_it && !srun_first) found = rank_zero_duty(*failed_ex);
     if (found) {
       d.initiating_rank = found->rank;
       if (!from_initiator) {
@@ -1089,6 +1103,13 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       }
       hang_notes.push_back(found->why);
     }
+  }
+  if (srun_first && d.initiating_rank < 0) {
+    name_by_launcher(srun_first);
+  } else if (srun_first && srun_first->hit.captures.at("failed_rank") != std::to_string(d.initiating_rank)) {
+    hang_notes.push_back("srun's first exit line names task " + srun_first->hit.captures.at("failed_rank") + " (" +
+                         at(st, *srun_first) + "), but the other tasks also exited on errors of their own within "
+                         "moments, and srun lists exits as each node reports them: its order does not say which failed first.");
   }
   if (d.initiating_rank >= 0 && d.initiating_rank == root_rank && root_failure) {
     if (d.initiating_node.empty()) d.initiating_node = root_failure->host;

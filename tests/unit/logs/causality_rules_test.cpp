@@ -331,6 +331,29 @@ TEST_CASE("a quiet rank whose last words are an uncaught C++ exception aborted; 
   CHECK(said);
 }
 
+TEST_CASE("srun's first exit line does not outweigh the ranks' own lines when every task exited on its own") {
+  // Real Slurm 22.05 output (2 nodes, 4 tasks): rank 2's label file is a row short and it raises;
+  // the others lose it within milliseconds, and srun happens to list task 1 first.
+  const std::string log = testing::read_file(testing::source_path("tests/fixtures/logs/pastes/srun-racing-exits.log"));
+  auto r = diagnose({{"job.log", log}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  const auto& d = r.diagnoses[0];
+  CHECK(d.initiating_rank == 2);
+  bool doubted = false;
+  for (const auto& f : d.findings) doubted = doubted || f.starts_with("srun's first exit line names task 1");
+  CHECK(doubted);
+
+  SUBCASE("when srun killed the rest, its first line is the failed task") {
+    std::string killed = log;
+    const size_t at = killed.find("srun: error: gpu-a02: tasks 2-3");
+    REQUIRE(at != std::string::npos);
+    killed.replace(at, killed.size() - at, "srun: error: gpu-a02: tasks 2-3: Terminated\nsrun: error: gpu-a01: task 0: Terminated\n");
+    auto k = diagnose({{"job.log", killed}});
+    REQUIRE_FALSE(k.diagnoses.empty());
+    CHECK(k.diagnoses[0].initiating_rank == 1);
+  }
+}
+
 TEST_CASE("a quiet rank's last line is quoted from one interleaved stream too") {
   // Real `srun --label` stream of the sigkill scenario: rank 1 was SIGKILLed after its step 2.
   const std::string job = testing::read_file(testing::source_path("tests/fixtures/logs/multirank/sigkill/job.log"));

@@ -27,6 +27,22 @@ struct Cand {
   std::vector<const core::Entry*> same_line_rivals;
 };
 
+// The local rank an agent's failure table leaves out when it lists all of its node's other
+// workers (root cause and `Failures:`, local ranks 0..W-1 but one, one SIGTERM for the rest);
+// -1 when the table is absent or leaves out none or several.
+int unlisted_worker(const EventTracker& ev) {
+  if (ev.root_causes().empty()) return -1;
+  std::set<int> listed;
+  for (const auto& f : ev.other_failures()) listed.insert(f.local_rank);
+  listed.insert(ev.root_causes().back().local_rank);
+  if (listed.count(-1)) return -1;
+  const int workers = static_cast<int>(listed.size() + ev.sigterm_pids().size());
+  if (ev.sigterm_pids().size() != 1 || *listed.rbegin() >= workers) return -1;
+  for (int r = 0; r < workers; ++r)
+    if (!listed.count(r)) return r;
+  return -1;
+}
+
 std::string rank_str(int rank) { return rank >= 0 ? "rank " + std::to_string(rank) : "an unranked process"; }
 // Its rank, else the host whose prefix its lines carry.
 std::string source_str(const SourceInfo& s) {
@@ -233,7 +249,18 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   };
   std::erase_if(all, [&](const Cand& c) {
     if (!is_fallback(c.entry)) return false;
-    if (c.source->events.spawn_process_at(c.hit.line) >= 0) return false;
+    if (c.source->events.spawn_process_at(c.hit.line) >= 0) {
+      // spawn's `ProcessRaisedException:` in the parent wraps the worker's own error, printed
+      // below `-- Process N terminated with the following error:`: when an entry knows that one
+      // (a collateral timeout, say), the wrapper is not a failure of its own.
+      const ExceptionEvent* ex = c.source->events.exception_at(c.hit.line);
+      const bool wrapper = ex && ex->type.ends_with("ProcessRaisedException");
+      return wrapper && std::any_of(all.begin(), all.end(), [&](const Cand& o) {
+               return o.source == c.source && !is_fallback(o.entry) && is_serious(o.entry) && o.hit.line > c.hit.line &&
+                      o.hit.line <= c.hit.line + 60 &&
+                      c.source->events.spawn_process_at(o.hit.line) == c.source->events.spawn_process_at(c.hit.line);
+             });
+    }
     auto fc = first_collateral.find(c.source);
     if (fc != first_collateral.end() && fc->second <= c.hit.line) return true;
     // A traceback the paste ends inside, printed by no rank in particular, may as well be one of
@@ -253,8 +280,12 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   // A timeout cascade, and the ranks that timed out: several rules below read them.
   const bool any_timeout = std::any_of(all.begin(), all.end(), [](const Cand& c) { return is_timeout(c.entry); });
   std::set<int> timed_out_ranks;
-  for (const auto& c : all)
-    if (c.source->rank >= 0 && is_timeout(c.entry)) timed_out_ranks.insert(c.source->rank);
+  for (const auto& c : all) {
+    if (!is_timeout(c.entry)) continue;
+    // spawn's `-- Process N terminated with the following error:` names whose timeout it is.
+    const int rank = c.source->rank >= 0 ? c.source->rank : c.source->events.spawn_process_at(c.hit.line);
+    if (rank >= 0) timed_out_ranks.insert(rank);
+  }
   std::vector<const Cand*> initiators;
   for (const auto& c : all)
     if (c.entry->can_initiate()) initiators.push_back(&c);
@@ -894,7 +925,11 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     int process = primary->source->events.spawn_process_at(primary->hit.line);
     if (auto p = primary->hit.captures.find("process"); process < 0 && p != primary->hit.captures.end())
       process = std::atoi(p->second.c_str());
-    if (process >= 0) {
+    if (process >= 0 && !from_initiator && is_timeout(primary->entry)) {
+      // The first worker to exit in a timeout cascade is one that gave up waiting.
+      hang_notes.push_back("torch.multiprocessing.spawn reported process " + std::to_string(process) + " first (" +
+                           at(st, *primary) + "), but its error is a timeout: it gave up waiting for another rank.");
+    } else if (process >= 0) {
       d.initiating_rank = process;
       hang_notes.push_back("torch.multiprocessing.spawn reported process " + std::to_string(process) +
                            " as the one that failed (" + at(st, *primary) + "); on a single node that is rank " +
@@ -924,13 +959,25 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     for (const auto& s : st.sources) {
       const auto& pids = s.events.sigterm_pids();
       if (pids.size() != 1) continue;
-      auto owner = st.pid_rank.find(pids.front());
-      if (owner == st.pid_rank.end() || timed_out_ranks.count(owner->second)) continue;
-      d.initiating_rank = owner->second;
+      int rank = -1;
+      std::string how;
+      if (auto owner = st.pid_rank.find(pids.front()); owner != st.pid_rank.end()) {
+        rank = owner->second;
+        how = " by the log's own lines";
+      } else if (const int local = unlisted_worker(s.events); local >= 0) {
+        // The same agent's table lists every other worker of its node as failed: the one it
+        // signalled is the local rank missing from it.
+        const int global = global_rank_of(s, local);
+        rank = global >= 0 ? global : local;
+        how = ", the one local rank (" + std::to_string(local) + ") its failure table does not list" +
+              (global >= 0 ? "" : " (one node: its rank)");
+      }
+      if (rank < 0 || timed_out_ranks.count(rank)) continue;
+      d.initiating_rank = rank;
+      std::erase_if(hang_notes, [](const std::string& n) { return n.starts_with("Only collateral symptoms matched"); });
       hang_notes.push_back("The peers timed out and exited; torchrun then had to stop pid " + std::to_string(pids.front()) +
-                           " with SIGTERM, still running: rank " + std::to_string(owner->second) +
-                           " by the log's own lines, the one they waited for.");
-      if (hang_start.empty()) hang_start = "rank " + std::to_string(owner->second) + ": still busy when its peers timed out (the agent stopped it)";
+                           " with SIGTERM, still running: rank " + std::to_string(rank) + how + ", the one they waited for.");
+      if (hang_start.empty()) hang_start = "rank " + std::to_string(rank) + ": still busy when its peers timed out (the agent stopped it)";
       break;
     }
   }

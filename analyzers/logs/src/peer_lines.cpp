@@ -103,11 +103,17 @@ std::optional<ColumnLabel> column_label(std::string_view body, bool stamped) {
   size_t e = d;
   while (digit(body, e) && e - d < 5) ++e;
   if (e == d || digit(body, e)) return std::nullopt;
+  l.number = std::atoi(std::string(body.substr(d, e - d)).c_str());
+  if (e < body.size() && body[e] == '/') {  // of the world size: `r1/3`, `[worker2/4]`
+    int world = 0;
+    const size_t from = ++e;
+    while (digit(body, e) && e - from < 5) world = world * 10 + (body[e++] - '0');
+    if (e == from || world <= l.number) return std::nullopt;
+  }
   if (bracket && (e >= body.size() || body[e] != ']')) return std::nullopt;
   if (bracket) ++e;
   if (e < body.size() && body[e] == ':') ++e;
   if (e < body.size() && body[e] != ' ') return std::nullopt;
-  l.number = std::atoi(std::string(body.substr(d, e - d)).c_str());
   l.at = d;
   return l;
 }

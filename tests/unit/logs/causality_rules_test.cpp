@@ -354,6 +354,48 @@ TEST_CASE("srun's first exit line does not outweigh the ranks' own lines when ev
   }
 }
 
+TEST_CASE("a timeout cascade under torchrun: the worker the agent signalled is the one its table leaves out") {
+  const std::string log = testing::read_file(testing::source_path("tests/fixtures/logs/pastes/torchrun-unlisted-worker.log"));
+  auto r = diagnose({{"console.log", log}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  const auto& d = r.diagnoses[0];
+  CHECK(d.initiating_rank == 2);
+  bool said = false;
+  for (const auto& f : d.findings) said = said || f.find("the one local rank (2) its failure table does not list") != std::string::npos;
+  CHECK(said);
+
+  SUBCASE("without the SIGTERM line the table's gap alone says nothing") {
+    std::string cut = log;
+    const size_t at = cut.find("WARNING:torch.distributed.elastic.multiprocessing.api:Sending process");
+    REQUIRE(at != std::string::npos);
+    cut.erase(at, cut.find('\n', at) + 1 - at);
+    auto c = diagnose({{"console.log", cut}});
+    REQUIRE_FALSE(c.diagnoses.empty());
+    CHECK(c.diagnoses[0].initiating_rank != 0);  // not the table's tied lowest rank
+  }
+}
+
+TEST_CASE("spawn's first process in a timeout cascade gave up waiting; the rank doing other work is the one") {
+  const std::string log = testing::read_file(testing::source_path("tests/fixtures/logs/pastes/spawn-timeout-first.log"));
+  auto r = diagnose({{"job.log", log}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  const auto& d = r.diagnoses[0];
+  CHECK(d.entry->id == "gloo-collective-timeout");  // not the ProcessRaisedException wrapper
+  CHECK(d.initiating_rank == 1);
+  bool said = false;
+  for (const auto& f : d.findings) said = said || f.starts_with("torch.multiprocessing.spawn reported process 2 first");
+  CHECK(said);
+}
+
+TEST_CASE("a k9s-framed paste with lines wrapped inside the frame") {
+  const std::string log = testing::read_file(testing::source_path("tests/fixtures/logs/pastes/wrapped-k9s-frame.log"));
+  auto r = diagnose({{"k9s.log", log}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  const auto& d = r.diagnoses[0];
+  CHECK(d.entry->id == "loss-target-class-out-of-bounds-cpu");
+  CHECK(d.initiating_rank == 2);
+}
+
 TEST_CASE("a quiet rank's last line is quoted from one interleaved stream too") {
   // Real `srun --label` stream of the sigkill scenario: rank 1 was SIGKILLed after its step 2.
   const std::string job = testing::read_file(testing::source_path("tests/fixtures/logs/multirank/sigkill/job.log"));

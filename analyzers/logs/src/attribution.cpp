@@ -549,6 +549,12 @@ Attribution attribute_file(std::string_view path) {
       break;
     }
   }
+  // A short stem of one letter and the rank: `w1.log`, `r3.out`.
+  if (a.rank < 0 && lower.size() >= 2 && (lower[0] == 'w' || lower[0] == 'r') && is_digit(lower[1])) {
+    size_t i = 1;
+    int r = 0;
+    if (number(lower, i, r) && (i == lower.size() || lower[i] == '.')) a.rank = r;
+  }
   for (std::string_view key : {"node-", "node_", "node", "host-", "host_"}) {
     size_t p = lower.find(key);
     if (p == std::string::npos) continue;

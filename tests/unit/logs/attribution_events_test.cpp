@@ -37,6 +37,10 @@ TEST_CASE("file names attribute whole inputs") {
   CHECK(logs::attribute_file("run/results/3/stderr.log").rank == -1);  // not torchrun's layout
   CHECK(logs::attribute_file("node-05.out").node == "node-05");
   CHECK(logs::attribute_file("host-a.log").node == "host-a");
+  CHECK(logs::attribute_file("logs/w1.log").rank == 1);
+  CHECK(logs::attribute_file("r12.out").rank == 12);
+  CHECK(logs::attribute_file("w1x.log").rank == -1);
+  CHECK(logs::attribute_file("run2.log").rank == -1);
   CHECK(logs::attribute_file("gpu-node3.log").node == "node3");
   CHECK(logs::attribute_file("1902-pdsh-two-node-demand.log").node.empty());  // a description, not a host
   CHECK(logs::attribute_file("single_host_run.log").node.empty());

@@ -497,14 +497,24 @@ int Diagnoser::logged_traceback(InputState& in, std::string_view chunk, size_t o
     // Only an error record: logging.exception() writes its message and the traceback in one
     // write, so they stay together in a shared stream; a bare traceback (sys.excepthook) may
     // follow any other process's line.
+    // Other processes' routine records may also land between the error record and its
+    // traceback when the two are separate writes (`log.warning(...)` then a re-raise the
+    // excepthook prints): up to kInterleaved of them are looked past.
+    constexpr int kInterleaved = 4;
     in.traceback_rank = -1;
-    for (int k = 1; k <= 2 && in.traceback_rank < 0; ++k) {
+    bool only_records = true;  // every line looked past so far was another routine log record
+    for (int k = 1; k <= 2 + kInterleaved && in.traceback_rank < 0 && (k <= 2 || only_records); ++k) {
       std::string_view prev = line_before(chunk, offset, in.tail, k);
       // The exception line of the traceback before (`RuntimeError: ... but Rank 0 has 4 params`)
       // names the rank it compares with, not the process that prints the next traceback.
       if (prev.empty() || is_exception_line(prev)) break;
-      if (looks_like_error_record(prev)) in.traceback_rank = logged_rank(prev);
-      else if (k == 1 && (in.traceback_rank = process_header_rank(prev)) < 0) in.traceback_rank = closed_bar_rank(prev);
+      if (looks_like_error_record(prev)) {
+        in.traceback_rank = logged_rank(prev);
+        only_records = false;
+      } else {
+        only_records = only_records && is_log_record(prev);
+        if (k == 1 && (in.traceback_rank = process_header_rank(prev)) < 0) in.traceback_rank = closed_bar_rank(prev);
+      }
     }
     // `During handling of the above exception ...`: the chained traceback is the same process's.
     if (in.traceback_rank < 0 && in.chained && lineno - in.ended_line <= 4) in.traceback_rank = in.ended_rank;

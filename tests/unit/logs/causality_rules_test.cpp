@@ -199,6 +199,32 @@ TEST_CASE("a traceback another process's log lines landed in stays its logged ra
   CHECK(r.diagnoses[0].initiating_rank == 1);
 }
 
+TEST_CASE("an error record stays its rank's when peers' records land before its traceback") {
+  // Another real interleaving (realtorch sigint_one in CI, 2026-12-03): the WARNING and the
+  // re-raised KeyboardInterrupt are two writes, and two peers' step lines came between them.
+  std::string stream =
+      "2026-12-03 21:50:07,019 INFO step 2 rank 1\n"
+      "2026-12-03 21:50:07,020 WARNING rank 1: interrupted by user (KeyboardInterrupt), exiting\n"
+      "2026-12-03 21:50:07,019 INFO step 2 rank 2\n"
+      "2026-12-03 21:50:07,020 INFO step 2 rank 0\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/w/mr_rank.py\", line 78, in <module>\n"
+      "    os.kill(os.getpid(), signal.SIGINT)\n"
+      "KeyboardInterrupt\n";
+  for (int i = 0; i < 3; ++i) stream += kClosed;
+  auto r = diagnose({{"job.log", stream}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses[0].entry->id == "run-cancelled");
+  CHECK(r.diagnoses[0].initiating_rank == 1);
+
+  SUBCASE("a line that is no log record between them breaks the link") {
+    std::string cut = stream;
+    cut.insert(cut.find("2026-12-03 21:50:07,019 INFO step 2 rank 2"), "some tool's progress output\n");
+    auto c = diagnose({{"job.log", cut}});
+    CHECK((c.diagnoses.empty() || c.diagnoses[0].initiating_rank != 1));
+  }
+}
+
 TEST_CASE("JSON-lines records name their rank: the one that logged no lost peer is the silent initiator") {
   // A job's own json.dumps logger; rank 3 logs a CRITICAL and aborts (SIGABRT, nothing printed).
   std::string stream;

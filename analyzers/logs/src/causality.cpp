@@ -744,6 +744,15 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
                          at(st, *primary) +
                          "); the others did not stop on their own but lost it. A signal sent to that one process "
                          "(kill -INT, a debugger, a Ctrl-C in its own terminal) ended the job: find out who sent it.");
+  // Its rank came from the block of buffered output it sits against: say so, since no line of
+  // the fault names it.
+  for (const BlockLines& b : st.inputs[primary->source->input].blocks)
+    if (b.first <= primary->hit.line && primary->hit.line <= b.last && b.rank == primary->source->rank) {
+      hang_notes.push_back("The log holds each process's output as one block (stdout buffered until it exited): "
+                           "this untagged traceback sits against rank " + std::to_string(b.rank) + "'s block (line " +
+                           std::to_string(shown_line(st.inputs[primary->source->input], b.first)) + ").");
+      break;
+    }
   d.entry = primary->entry;
   // A lone interrupt is no failure of the code, but the job failed: its peers crashed.
   d.failed = is_serious(primary->entry) || interrupted_alone;

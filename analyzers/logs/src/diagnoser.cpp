@@ -155,6 +155,10 @@ void Diagnoser::read_whole(uint32_t input, std::string_view text) {
   InputState& in = state_->inputs[input];
   std::optional<RepairedPaste> fixed;
   if (!in.summary.binary) fixed = repair_paste(text);
+  // Small enough to look at whole first: whether it is one buffered block per process.
+  constexpr size_t kBlockScan = 1u << 20;
+  const std::string_view whole = fixed ? std::string_view(fixed->text) : text;
+  if (!in.summary.binary && in.file_attr.rank < 0 && whole.size() <= kBlockScan) in.blocks = buffered_block_lines(whole);
   if (!fixed) return stream(input, text);
   in.physical = std::move(fixed->physical);
   in.summary.reshaped = std::move(fixed->what);
@@ -592,6 +596,10 @@ void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offs
   }
   int key = source_key(input, a);
   if (key == -1) key = logged_traceback(in, chunk, offset, lineno, norm, body);
+  if (key == -1 && !in.blocks.empty()) {
+    while (in.block_at < in.blocks.size() && in.blocks[in.block_at].last < lineno) ++in.block_at;
+    if (in.block_at < in.blocks.size() && in.blocks[in.block_at].first <= lineno) key = in.blocks[in.block_at].rank;
+  }
   const uint32_t source = note_rank(input, key);
   SourceInfo& src = st.sources[source];
   const int rank = src.rank;

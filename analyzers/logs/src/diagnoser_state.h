@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "denpex/logs/diagnoser.h"
+#include "rank_blocks.h"
 
 namespace denpex::logs {
 
@@ -51,6 +52,10 @@ struct InputState {
   // its rank until its exception line, and the rank of the last one that ended, for a chained
   // `During handling ...` traceback after it.
   int traceback_rank = -1;
+  // Untagged lines that buffered per-process blocks give a rank (rank_blocks.h), in line order,
+  // and the first of them not yet passed.
+  std::vector<BlockLines> blocks;
+  size_t block_at = 0;
   uint64_t traceback_until = 0;
   int ended_rank = -1;
   uint64_t ended_line = 0;

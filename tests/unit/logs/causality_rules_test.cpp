@@ -40,6 +40,14 @@ const char* kKeyError =
     "  File \"/w/train.py\", line 37, in <module>\n"
     "    labels = batch[\"labels\"]\n"
     "KeyError: 'labels'\n";
+
+// A stream in which rank 1 alone was interrupted and its three peers lost it.
+void check_cancelled_by_rank1(const std::string& stream) {
+  auto r = diagnose({{"job.log", stream}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses[0].entry->id == "run-cancelled");
+  CHECK(r.diagnoses[0].initiating_rank == 1);
+}
 }  // namespace
 
 TEST_CASE("srun --label prefixes attribute lines to the task") {
@@ -193,10 +201,7 @@ TEST_CASE("a traceback another process's log lines landed in stays its logged ra
       "    os.kill(os.getpid(), signal.SIGINT)\n"
       "KeyboardInterrupt\n";
   for (int i = 0; i < 3; ++i) stream += kClosed;
-  auto r = diagnose({{"job.log", stream}});
-  REQUIRE_FALSE(r.diagnoses.empty());
-  CHECK(r.diagnoses[0].entry->id == "run-cancelled");
-  CHECK(r.diagnoses[0].initiating_rank == 1);
+  check_cancelled_by_rank1(stream);
 }
 
 TEST_CASE("an error record stays its rank's when peers' records land before its traceback") {
@@ -212,10 +217,7 @@ TEST_CASE("an error record stays its rank's when peers' records land before its 
       "    os.kill(os.getpid(), signal.SIGINT)\n"
       "KeyboardInterrupt\n";
   for (int i = 0; i < 3; ++i) stream += kClosed;
-  auto r = diagnose({{"job.log", stream}});
-  REQUIRE_FALSE(r.diagnoses.empty());
-  CHECK(r.diagnoses[0].entry->id == "run-cancelled");
-  CHECK(r.diagnoses[0].initiating_rank == 1);
+  check_cancelled_by_rank1(stream);
 
   SUBCASE("a line that is no log record between them breaks the link") {
     std::string cut = stream;

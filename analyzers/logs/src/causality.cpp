@@ -651,20 +651,26 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       // their timeouts: it was still busy (a stall in its own code) when they gave up and
       // exited, so it is the one they waited for.
       if (hung < 0 && timeouts && quiet.empty()) {
-        std::map<int, uint64_t> timed_out, lost_after;  // rank -> order of its first such hit
+        std::map<int, const Cand*> timed_out, lost_after;  // rank -> its first such hit
         for (const auto& c : all) {
           if (c.source->rank < 0 || !is_serious(c.entry)) continue;
           auto& into = is_timeout(c.entry) ? timed_out : lost_after;
-          into.try_emplace(c.source->rank, c.meta.order);
+          into.try_emplace(c.source->rank, &c);
         }
-        for (const auto& [r, order] : timed_out) lost_after.erase(r);
+        for (const auto& [r, c] : timed_out) lost_after.erase(r);
         if (!timed_out.empty() && lost_after.size() == 1) {
-          uint64_t first_timeout = UINT64_MAX;
-          for (const auto& [r, order] : timed_out) first_timeout = std::min(first_timeout, order);
-          const auto [late, order] = *lost_after.begin();
+          const auto [late, lost] = *lost_after.begin();
+          // After every timeout: by the clocks when all of them have one (separate files are fed
+          // in name order, not time order), else by position.
+          const bool clocked = lost->meta.time && std::all_of(timed_out.begin(), timed_out.end(),
+                                                               [](const auto& kv) { return kv.second->meta.time.has_value(); });
+          bool came_after = false;
           std::vector<int> waited;
-          for (const auto& [r, o] : timed_out) waited.push_back(r);
-          if (order > first_timeout) {
+          for (const auto& [r, c] : timed_out) {
+            waited.push_back(r);
+            if (clocked ? *c->meta.time < *lost->meta.time : c->meta.order < lost->meta.order) came_after = true;
+          }
+          if (came_after) {
             hung = late;
             hang_notes.push_back("Rank" + std::string(waited.size() > 1 ? "s " : " ") + join_ranks(waited) +
                                  " timed out waiting; rank " + std::to_string(late) +
@@ -1186,6 +1192,10 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     d.first_error_line = std::move(snap.hit_line);
     d.context_before = std::move(snap.lines);
   }
+  // The initiator's rank rests on its file's own words when its name says none: say which.
+  for (const auto& in : st.inputs)
+    if (d.initiating_rank >= 0 && in.file_attr.rank == d.initiating_rank && !in.self_named.empty())
+      hang_notes.push_back(in.self_named);
   d.findings = findings_from_captures(d.captures);
   for (auto& n : hang_notes) d.findings.push_back(n);
 

@@ -7,6 +7,7 @@
 #include "denpex/logs/normalize.h"
 #include "denpex/logs/paste_repair.h"
 #include "diagnoser_state.h"
+#include "self_named_files.h"
 #include "find_literal.h"
 #include "line_cache.h"
 #include "prefilter.h"
@@ -685,6 +686,7 @@ Report Diagnoser::finish() {
   for (auto& s : st.sources) s.events.finish();
   std::vector<Hit> hits = st.scanner.finish();
   add_cut_off_tracebacks(hits);
+  name_files_by_their_words(st);
   Report report = build_report(matcher_, st, std::move(hits));
   show_paste_lines(report);
   return report;

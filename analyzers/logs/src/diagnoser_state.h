@@ -56,6 +56,8 @@ struct InputState {
   // and the first of them not yet passed.
   std::vector<BlockLines> blocks;
   size_t block_at = 0;
+  // Why a file named for something else is one rank's (self_named_files.h); empty when it is not.
+  std::string self_named;
   uint64_t traceback_until = 0;
   int ended_rank = -1;
   uint64_t ended_line = 0;

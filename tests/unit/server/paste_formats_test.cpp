@@ -62,6 +62,7 @@ const Case kCases[] = {
     {"store-barrier-timeout-own-rank.log", "store-clients-joined-timeout", 3, ""},
     {"two-node-torchrun", "linalg-decomposition-failed", -1, "node1"},
     {"sbatch-buffered-blocks.log", "unrecognized-exception", 1, "gpu-a01"},
+    {"per-host-files-slow-read", "gloo-collective-timeout", 3, ""},
     {"ray-train-workers.log", "unrecognized-exception", 3, "RayTrainWorker pid=3382, ip=10.0.12.174"},
 };
 

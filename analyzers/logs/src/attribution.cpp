@@ -156,7 +156,7 @@ std::optional<double> timestamp_at(std::string_view s, size_t i) {
   }
   // A bare clock opening the line, `17:42:14.339 INFO ...` (a logger's `%H:%M:%S` datefmt): no
   // day, so it orders one job's files only against each other's bare clocks.
-  if (i == 0 && s.size() >= 9 && is_digit(s[0]) && is_digit(s[1]) && s[2] == ':' && s[5] == ':' &&
+  if (i == 0 && s.size() >= 8 && is_digit(s[0]) && is_digit(s[1]) && s[2] == ':' && s[5] == ':' &&
       (s.size() == 8 || s[8] == ' ' || s[8] == '.' || s[8] == ','))
     if (auto c = clock(s, 0)) return c;
   // syslog: Mon DD HH:MM:SS

@@ -27,6 +27,41 @@ struct Cand {
   std::vector<const core::Entry*> same_line_rivals;
 };
 
+// A torchrun table `time` ("2026-12-03_09:19:30") as seconds of its day, -1 when not that shape.
+static long table_clock(std::string_view t) {
+  if (t.size() < 19 || t[10] != '_' || t[13] != ':' || t[16] != ':') return -1;
+  auto two = [&](size_t i) { return std::isdigit(static_cast<unsigned char>(t[i])) && std::isdigit(static_cast<unsigned char>(t[i + 1])) ? (t[i] - '0') * 10 + (t[i + 1] - '0') : -1; };
+  const int h = two(11), m = two(14), sec = two(17);
+  return h < 0 || m < 0 || sec < 0 ? -1 : h * 3600L + m * 60L + sec;
+}
+
+// A table entry that is only `Signal 9 (SIGKILL) received by PID N` names a worker the agent found
+// killed, stamped when the agent noticed it (the peers' error files carry their own, earlier,
+// time): within the agent's monitor interval of the first failure it may well be the first. Once
+// the agent is stopping workers itself (it sent SIGTERM, or an entry shows one), or much later, a
+// SIGKILL is the agent's escalation after the grace period: collateral.
+static bool signal_entry_initiates(const EventTracker& ev, uint64_t line) {
+  int rank = -1;
+  bool signal_line = false;
+  for (const auto& t : ev.table_tracebacks())
+    if (line >= t.first_line && line <= t.last_line) {
+      signal_line = t.last_text.starts_with("Signal ");
+      rank = t.rank;
+    }
+  if (!signal_line) return true;
+  if (!ev.sigterm_pids().empty()) return false;
+  constexpr long kMonitorWindow = 5;  // torchrun's default --monitor_interval, in seconds
+  std::string first, own;
+  for (const auto* list : {&ev.root_causes(), &ev.other_failures()})
+    for (const auto& f : *list) {
+      if (f.signal.find("SIGTERM") != std::string::npos) return false;
+      if (first.empty() || f.time < first) first = f.time;
+      if (f.rank == rank && !f.signal.empty()) own = f.time;
+    }
+  const long a = table_clock(first), b = table_clock(own);
+  return a >= 0 && b >= 0 && first.substr(0, 10) == own.substr(0, 10) && b - a <= kMonitorWindow;
+}
+
 // The local rank an agent's failure table leaves out when it lists all of its node's other
 // workers (root cause and `Failures:`, local ranks 0..W-1 but one, one SIGTERM for the rest);
 // -1 when the table is absent or leaves out none or several.
@@ -772,6 +807,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
         // its summary table belongs to that table entry's rank; otherwise the root cause torchrun
         // named in the same output is the process that printed the fault.
         int table_rank = primary->source->events.table_traceback_rank(primary->hit.line);
+        if (table_rank >= 0 && !signal_entry_initiates(primary->source->events, primary->hit.line)) table_rank = -1;
         // The traceback printed on the console, unprefixed, and again in the table under its
         // rank: the one table traceback that ends with the same exception line.
         if (const ExceptionEvent* ex = table_rank < 0 ? primary->source->events.exception_at(primary->hit.line) : nullptr;

@@ -391,11 +391,14 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
     if (!t.empty() && t[0] != '[' && t[0] != '=' && t[0] != '-' && colon != std::string_view::npos && colon < 16) {
       std::string_view key = trim(t.substr(0, colon)), value = trim(t.substr(colon + 1));
       table_field(key, value);
+      const int rank = table_ == Table::Failures ? failure_rank_ : current_.rank;
       if (key == "traceback" && value.starts_with("Traceback (most recent call last)") &&
           table_tracebacks_.size() < kMaxEvents) {
-        int rank = table_ == Table::Failures ? failure_rank_ : current_.rank;
         table_tracebacks_.push_back({line, line, rank, ""});
         in_table_traceback_ = true;
+      } else if ((key == "traceback" || key == "msg") && value.starts_with("Signal ") && table_tracebacks_.size() < kMaxEvents) {
+        // A worker killed by a signal has no traceback: the entry's one line stands for it.
+        table_tracebacks_.push_back({line, line, rank, std::string(value.substr(0, 256))});
       }
       return;
     }

@@ -772,12 +772,21 @@ TEST_CASE("torchrun's root cause tied to the second with its other failures: the
   for (const auto& f : r.diagnoses.front().findings) said = said || f.find("failed in the same second") != std::string::npos;
   CHECK(said);
 
-  SUBCASE("the root cause failed a second earlier: it stands") {
+  SUBCASE("the root cause failed well before the agent found the killed worker: it stands") {
+    const std::string later = table_entry(1, "2026-12-03_09:19:40", 1, kNoTraceback) +
+                              table_entry(3, "2026-12-03_09:19:40", -9, "Signal 9 (SIGKILL) received by PID 1803");
+    auto q = diagnose({{"train.log", std::string(kClosed) + kClosed + summary(later, table_entry(0, t, 1, kNoTraceback))}});
+    REQUIRE_FALSE(q.diagnoses.empty());
+    CHECK(q.diagnoses.front().initiating_rank == 0);
+  }
+  SUBCASE("a worker the agent found killed a second after its peers lost it: the killed one") {
+    // The agent stamps a signalled worker when it notices it, after the peers' own error time
+    // (a real run: tests/fixtures/logs/pastes/table-sigkill-entry.log).
     const std::string later = table_entry(1, "2026-12-03_09:19:31", 1, kNoTraceback) +
                               table_entry(3, "2026-12-03_09:19:31", -9, "Signal 9 (SIGKILL) received by PID 1803");
     auto q = diagnose({{"train.log", std::string(kClosed) + kClosed + summary(later, table_entry(0, t, 1, kNoTraceback))}});
     REQUIRE_FALSE(q.diagnoses.empty());
-    CHECK(q.diagnoses.front().initiating_rank == 0);
+    CHECK(q.diagnoses.front().initiating_rank == 3);
   }
   SUBCASE("a tie where all ended alike: torchrun's pick is the order of its list, no evidence") {
     const std::string alike = table_entry(1, t, 1, kNoTraceback) + table_entry(2, t, 1, kNoTraceback);

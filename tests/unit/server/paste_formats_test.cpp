@@ -63,6 +63,7 @@ const Case kCases[] = {
     {"two-node-torchrun", "linalg-decomposition-failed", -1, "node1"},
     {"sbatch-buffered-blocks.log", "unrecognized-exception", 1, "gpu-a01"},
     {"per-host-files-slow-read", "gloo-collective-timeout", 3, ""},
+    {"table-sigkill-entry.log", "torchrun-worker-sigkill", 1, ""},
     {"ray-train-workers.log", "unrecognized-exception", 3, "RayTrainWorker pid=3382, ip=10.0.12.174"},
 };
 
@@ -123,4 +124,20 @@ TEST_CASE("diagnose: named faulty ranks are followed, and the report says who na
                     text.find("rank 0's own error names rank 3 in turn") != std::string::npos);
   }
   CHECK(said);
+}
+
+TEST_CASE("diagnose: a SIGKILL entry of torchrun's table names its rank unless the agent was stopping workers") {
+  const std::string log = denpex::testing::read_file(source_path("tests/fixtures/logs/pastes/table-sigkill-entry.log"));
+  auto alone = run_denpex({"diagnose", "--format", "json", "-"}, log);
+  CHECK(json::parse(alone.out)["diagnoses"][0]["initiating_rank"] == 1);
+  // The same run had the agent sent SIGTERM to a worker: a SIGKILL is then its escalation after
+  // the grace period, and names no one.
+  const std::string failed = "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1)";
+  std::string stopping = log;
+  stopping.insert(stopping.find(failed),
+                  "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 32210 closing signal SIGTERM\n");
+  auto r = run_denpex({"diagnose", "--format", "json", "-"}, stopping);
+  json d = json::parse(r.out)["diagnoses"][0];
+  CHECK(d["entry"] == "torchrun-worker-sigkill");
+  CHECK(d["initiating_rank"] != 1);
 }

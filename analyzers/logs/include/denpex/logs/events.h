@@ -68,7 +68,9 @@ struct BusRank {
 std::string nccl_bus_id(std::string_view pci);
 
 // A traceback torchrun copied into its summary table (`traceback : Traceback (most recent call
-// last):` and the indented lines after it): the lines [first_line, last_line] belong to `rank`.
+// last):` and the indented lines after it), or the one line of an entry killed by a signal
+// (`traceback : Signal 9 (SIGKILL) received by PID N`): the lines [first_line, last_line] belong
+// to `rank`.
 struct TableTraceback {
   uint64_t first_line = 0;
   uint64_t last_line = 0;

@@ -27,14 +27,6 @@ struct Cand {
   std::vector<const core::Entry*> same_line_rivals;
 };
 
-// A torchrun table `time` ("2026-12-03_09:19:30") as seconds of its day, -1 when not that shape.
-static long table_clock(std::string_view t) {
-  if (t.size() < 19 || t[10] != '_' || t[13] != ':' || t[16] != ':') return -1;
-  auto two = [&](size_t i) { return std::isdigit(static_cast<unsigned char>(t[i])) && std::isdigit(static_cast<unsigned char>(t[i + 1])) ? (t[i] - '0') * 10 + (t[i + 1] - '0') : -1; };
-  const int h = two(11), m = two(14), sec = two(17);
-  return h < 0 || m < 0 || sec < 0 ? -1 : h * 3600L + m * 60L + sec;
-}
-
 // A table entry that is only `Signal 9 (SIGKILL) received by PID N` names a worker the agent found
 // killed, stamped when the agent noticed it (the peers' error files carry their own, earlier,
 // time): within the agent's monitor interval of the first failure it may well be the first. Once
@@ -50,7 +42,7 @@ static bool signal_entry_initiates(const EventTracker& ev, uint64_t line) {
     }
   if (!signal_line) return true;
   if (!ev.sigterm_pids().empty()) return false;
-  constexpr long kMonitorWindow = 5;  // torchrun's default --monitor_interval, in seconds
+  constexpr double kMonitorWindow = 5;  // torchrun's default --monitor_interval, in seconds
   std::string first, own;
   for (const auto* list : {&ev.root_causes(), &ev.other_failures()})
     for (const auto& f : *list) {
@@ -58,8 +50,8 @@ static bool signal_entry_initiates(const EventTracker& ev, uint64_t line) {
       if (first.empty() || f.time < first) first = f.time;
       if (f.rank == rank && !f.signal.empty()) own = f.time;
     }
-  const long a = table_clock(first), b = table_clock(own);
-  return a >= 0 && b >= 0 && first.substr(0, 10) == own.substr(0, 10) && b - a <= kMonitorWindow;
+  const auto a = parse_timestamp(first), b = parse_timestamp(own);
+  return a && b && *b - *a <= kMonitorWindow;
 }
 
 // The local rank an agent's failure table leaves out when it lists all of its node's other

@@ -150,7 +150,15 @@ int EventTracker::table_traceback_rank(uint64_t line) const {
   return -1;
 }
 
+// Torch 1.9 quotes a field's message (`msg: "Signal 9 (SIGKILL) received by PID 7"`); later
+// versions print it bare.
+static std::string_view unquoted(std::string_view value) {
+  if (value.size() >= 2 && value.front() == '"' && value.back() == '"') return value.substr(1, value.size() - 2);
+  return value;
+}
+
 void EventTracker::table_field(std::string_view key, std::string_view value) {
+  value = unquoted(value);
   if (table_ == Table::Failures) {
     // An entry's `time` and `host` come before its `rank`, its `exitcode` and `traceback` after.
     RootCause* entry = !other_failures_.empty() && other_failures_.back().rank == failure_rank_ && failure_rank_ >= 0
@@ -196,10 +204,6 @@ void EventTracker::table_field(std::string_view key, std::string_view value) {
     current_.exitcode = leading_int(value);
     current_.has_exitcode = true;
   } else if ((key == "traceback" || key == "msg") && value.starts_with("Signal ")) {
-    current_.signal = std::string(value.substr(0, 128));
-  } else if (key == "msg" && value.starts_with("\"Signal ")) {  // torch 1.9: msg: "Signal 9 (SIGKILL) ..."
-    value.remove_prefix(1);
-    if (value.ends_with("\"")) value.remove_suffix(1);
     current_.signal = std::string(value.substr(0, 128));
   }
 }
@@ -389,7 +393,7 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
     }
     size_t colon = t.find(':');
     if (!t.empty() && t[0] != '[' && t[0] != '=' && t[0] != '-' && colon != std::string_view::npos && colon < 16) {
-      std::string_view key = trim(t.substr(0, colon)), value = trim(t.substr(colon + 1));
+      std::string_view key = trim(t.substr(0, colon)), value = unquoted(trim(t.substr(colon + 1)));
       table_field(key, value);
       const int rank = table_ == Table::Failures ? failure_rank_ : current_.rank;
       if (key == "traceback" && value.starts_with("Traceback (most recent call last)") &&

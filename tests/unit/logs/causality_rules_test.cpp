@@ -788,6 +788,18 @@ TEST_CASE("torchrun's root cause tied to the second with its other failures: the
     REQUIRE_FALSE(q.diagnoses.empty());
     CHECK(q.diagnoses.front().initiating_rank == 3);
   }
+  SUBCASE("torch 1.9's table quotes the signal line; a kill noticed a second later counts the same") {
+    const std::string rule = "=======================================";
+    const std::string old = std::string(kClosed) + kClosed + "***************************************\n                    train.py FAILED\n" +
+                            rule + "\nRoot Cause:\n[0]:\n  time: 2021-09-14_10:32:47\n  rank: 0 (local_rank: 0)\n"
+                            "  exitcode: 1 (pid: 16540)\n  error_file: <N/A>\n  msg: \"Process failed with exitcode 1\"\n" + rule +
+                            "\nOther Failures:\n[1]:\n  time: 2021-09-14_10:32:48\n  rank: 3 (local_rank: 3)\n"
+                            "  exitcode: -9 (pid: 16543)\n  error_file: <N/A>\n  msg: \"Signal 9 (SIGKILL) received by PID 16543\"\n"
+                            "***************************************\n";
+    auto q = diagnose({{"train.log", old}});
+    REQUIRE_FALSE(q.diagnoses.empty());
+    CHECK(q.diagnoses.front().initiating_rank == 3);
+  }
   SUBCASE("a tie where all ended alike: torchrun's pick is the order of its list, no evidence") {
     const std::string alike = table_entry(1, t, 1, kNoTraceback) + table_entry(2, t, 1, kNoTraceback);
     auto q = diagnose({{"train.log", std::string(kClosed) + kClosed + summary(alike, table_entry(0, t, 1, kNoTraceback))}});

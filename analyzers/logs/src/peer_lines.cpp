@@ -75,6 +75,35 @@ struct ColumnLabel {
   size_t at = 0;
 };
 
+// Past the level column a logging format puts between the clock and the label, from `at`:
+// `INFO `, `[INFO] `, `- WARNING - `, `| ERROR | ` (`%(asctime)s %(levelname)s [r%(rank)d] ...`).
+// `at` itself when there is none.
+size_t past_level(std::string_view body, size_t at) {
+  size_t i = at;
+  auto spaces = [&] { while (i < body.size() && body[i] == ' ') ++i; };
+  auto separator = [&] {
+    spaces();
+    if (i + 1 < body.size() && (body[i] == '-' || body[i] == '|') && body[i + 1] == ' ') ++i;
+    spaces();
+  };
+  separator();
+  const bool bracket = i < body.size() && body[i] == '[';
+  if (bracket) ++i;
+  size_t e = i;
+  while (e < body.size() && std::isupper(static_cast<unsigned char>(body[e]))) ++e;
+  static constexpr std::string_view kLevels[] = {"DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "FATAL", "NOTICE", "TRACE"};
+  if (std::find(std::begin(kLevels), std::end(kLevels), body.substr(i, e - i)) == std::end(kLevels)) return at;
+  i = e;
+  if (bracket) {
+    if (i >= body.size() || body[i] != ']') return at;
+    ++i;
+  }
+  if (i < body.size() && body[i] == ':') ++i;
+  if (i < body.size() && body[i] != ' ') return at;
+  separator();
+  return i;
+}
+
 std::optional<ColumnLabel> column_label(std::string_view body, bool stamped) {
   auto stampish = [](char c) { return (c >= '0' && c <= '9') || std::string_view(":.,-TZ[]+").find(c) != std::string_view::npos; };
   size_t i = 0;
@@ -88,6 +117,7 @@ std::optional<ColumnLabel> column_label(std::string_view body, bool stamped) {
     i = e;
   }
   if (i == 0 && !stamped) return std::nullopt;  // no clock before it: the text's own words, not a column
+  i = past_level(body, i);
   while (i < body.size() && body[i] == ' ') ++i;
   const bool bracket = i < body.size() && body[i] == '[';
   if (bracket) ++i;
@@ -528,14 +558,15 @@ std::optional<PeerFinding> went_quiet_first(const std::vector<PeerLine>& lines) 
       if (!by_rank.count(r)) quiet = r;
     const PeerLine& stop = *last[quiet];
     std::vector<int> holders;
+    const PeerLine* shown = nullptr;  // one that came after the quiet rank's last line, to quote
     bool all_after = true;
     for (const auto& [r, ls] : by_rank) {
       holders.push_back(r);
-      all_after = all_after && std::any_of(ls.begin(), ls.end(), [&](const PeerLine* l) {
-                    return after(*l, stop).value_or(false);
-                  });
+      auto later = std::find_if(ls.begin(), ls.end(), [&](const PeerLine* l) { return after(*l, stop).value_or(false); });
+      all_after = all_after && later != ls.end();
+      if (later != ls.end() && !shown) shown = *later;
     }
-    if (all_after) found.try_emplace(quiet, by_rank.begin()->second.front(), holders);
+    if (all_after) found.try_emplace(quiet, shown, holders);
   }
   if (found.size() != 1) return std::nullopt;
   const auto& [quiet, what] = *found.begin();

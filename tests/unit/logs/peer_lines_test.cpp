@@ -325,6 +325,34 @@ TEST_CASE("a worker label in a column of its own after the clock is the line's r
     CHECK(rank_of(q) == 1);
     CHECK(says(q, "rank 1 never did: its output stopped first"));
   }
+  SUBCASE("the logger's level between the clock and the label; the quiet rank's last line is in the last restart") {
+    // `%(asctime)s %(levelname)s [r%(rank)d] %(message)s` under torchrun --max_restarts: every
+    // attempt the same rank stops after its setup line, its peers go on to step 4.
+    std::string log;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      const std::string at = "2026-12-04 22:2" + std::to_string(5 + attempt) + ":";
+      for (int w : {0, 2, 1})
+        log += at + "04,83" + std::to_string(w) + " INFO [r" + std::to_string(w) + "] start: world=3 restart_count=" +
+               std::to_string(attempt) + "\n";
+      log += at + "05,100 INFO [r0] epoch 0 step 4 loss 2.5108 (33% of shard)\n";
+      log += at + "05,101 INFO [r2] epoch 0 step 4 loss 2.5186 (33% of shard)\n";
+      log += std::string(kStop) + kClosed + kClosed;
+    }
+    auto q = diagnose(log);
+    CHECK(rank_of(q) == 1);
+    CHECK(says(q, "rank 1 never did: its output stopped first"));
+    for (std::string_view level : {" - INFO - [r", " [INFO] [r", " | WARNING | [r"}) {
+      std::string other = log;
+      for (size_t at = other.find(" INFO [r"); at != std::string::npos; at = other.find(" INFO [r", at + level.size()))
+        other.replace(at, 8, level);
+      CHECK(rank_of(diagnose(other)) == 1);
+    }
+    // A word that is no level (a module's name) is the text's own: no column follows it.
+    std::string module = log;
+    for (size_t at = module.find(" INFO [r"); at != std::string::npos; at = module.find(" INFO [r", at + 1))
+      module.replace(at, 5, " data");
+    CHECK(rank_of(diagnose(module)) == -1);
+  }
   SUBCASE("labels that are not ranks: one number only, no 0, or a word that is no rank's") {
     const std::string one =
         "11:20:01.104  worker-5  reading part-5.bin: 640 records\n"

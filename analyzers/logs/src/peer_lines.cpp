@@ -406,7 +406,20 @@ std::optional<PeerFinding> lone_error_record(const std::vector<PeerLine>& lines,
 }
 
 namespace {
-// The paths a message names: words holding a '/', without quotes and trailing punctuation.
+// A file's name alone (`shard-00003.npy`): 8 bytes or more, a stem, and an extension of up to 5
+// letters and digits with a letter among them (not a version such as `1.13.1`).
+bool names_file(std::string_view w) {
+  const size_t dot = w.rfind('.');
+  if (w.size() < 8 || w.find('/') != std::string_view::npos || dot == std::string_view::npos || dot < 3 ||
+      w.size() - dot - 1 == 0 || w.size() - dot - 1 > 5)
+    return false;
+  const std::string_view ext = w.substr(dot + 1);
+  return std::all_of(ext.begin(), ext.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); }) &&
+         std::any_of(ext.begin(), ext.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+}
+
+// The paths a message names: words holding a '/', or a file's name alone, without quotes and
+// trailing punctuation.
 std::vector<std::string> paths_in(std::string_view text) {
   std::vector<std::string> out;
   auto stop = [](char c) { return c == ' ' || c == '\'' || c == '"' || c == '`' || c == '(' || c == ')' || c == ','; };
@@ -417,6 +430,8 @@ std::vector<std::string> paths_in(std::string_view text) {
     std::string_view w = text.substr(i, e - i);
     while (!w.empty() && (w.back() == '.' || w.back() == ':' || w.back() == ';')) w.remove_suffix(1);
     if (w.size() >= 6 && w.find('/') != std::string_view::npos && w.find("://") == std::string_view::npos)
+      out.emplace_back(w);
+    else if (names_file(w))
       out.emplace_back(w);
     i = e;
   }
@@ -431,7 +446,8 @@ std::optional<PeerFinding> path_owner(const std::vector<PeerLine>& lines, std::s
   std::map<int, const PeerLine*> owners;
   for (const auto& l : lines)
     for (const std::string& mine : paths_in(l.text)) {
-      // The same path, or a directory it lies in (a job logs where it writes, then a file there fails).
+      // The same path, a directory it lies in (a job logs where it writes, then a file there
+      // fails), the same path with another extension, or its file name alone.
       auto stem = [](std::string_view p) {
         const size_t dot = p.rfind('.'), slash = p.rfind('/');
         return dot != std::string_view::npos && (slash == std::string_view::npos || dot > slash) ? p.substr(0, dot) : p;
@@ -440,7 +456,11 @@ std::optional<PeerFinding> path_owner(const std::vector<PeerLine>& lines, std::s
         return p == mine ||
                (mine.size() >= 8 && p.size() > mine.size() && p.starts_with(mine) &&
                 (mine.back() == '/' || p[mine.size()] == '/')) ||
-               (stem(p).size() >= 8 && stem(p) == stem(mine));
+               (stem(p).size() >= 8 && stem(p) == stem(mine)) ||
+               // A message that names the file alone (`checksum mismatch for shard-00003.npy`)
+               // of a path the rank logged whole (`verifying data/shard-00003.npy`).
+               (p.size() >= 8 && p.find('/') == std::string::npos && mine.size() > p.size() && mine.ends_with(p) &&
+                mine[mine.size() - p.size() - 1] == '/');
       });
       if (holds) owners.try_emplace(l.rank, &l);
     }

@@ -292,6 +292,23 @@ TEST_CASE("an error line of no rank names a file beside one rank's: that rank's,
   auto r = diagnose(log + kClosed + kClosed + kClosed);
   CHECK(rank_of(r) == 3);
   CHECK(says(r, "names a path that rank 3"));
+  SUBCASE("the error names the file alone, the rank its whole path") {
+    const std::string bare =
+        "22:26:10 rank=0 rows=480 verifying data/shard-00000.npy in background\n"
+        "22:26:10 rank=3 rows=480 verifying data/shard-00003.npy in background\n"
+        "22:26:10 rank=1 rows=480 verifying data/shard-00001.npy in background\n"
+        "fatal: checksum mismatch for shard-00003.npy, aborting\n";
+    auto q = diagnose(bare + kClosed + kClosed + kClosed);
+    CHECK(rank_of(q) == 3);
+    CHECK(says(q, "names a path that rank 3"));
+    // A version is no file name; a name that only ends like the rank's path is another file.
+    std::string version = bare;
+    version.replace(version.find("shard-00003.npy"), 15, "format 1.13.1");
+    CHECK(rank_of(diagnose(version + kClosed + kClosed + kClosed)) == -1);
+    std::string suffix = bare;
+    suffix.replace(suffix.find("for shard-00003.npy"), 19, "for rd-00003.npy");
+    CHECK(rank_of(diagnose(suffix + kClosed + kClosed + kClosed)) == -1);
+  }
   SUBCASE("a path no rank named: no rank is named") {
     std::string other = log;
     other.replace(other.find("data/part-3b.idx"), 16, "data/vocab-v1.idx");

@@ -869,6 +869,35 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
                            " (as the ranks' own messages report); it is the one that differs.");
     }
   }
+  // A check in which every rank compares itself with rank 0 and only those that differ raise
+  // (DDP's `params[i] in this process ... process 0`): two or more ranks that raise it over one
+  // same value agree with each other, so the rank they all differ from is rank 0.
+  if (!initiators.empty() && has_tag(primary->entry, "against-rank0")) {
+    std::map<int, std::string> held;
+    bool agree = true;
+    for (const auto& c : all) {
+      if (c.entry != primary->entry) continue;
+      int rank = c.source->rank;
+      std::string value;
+      for (const auto& [key, v] : c.hit.captures)
+        if (key == "rank") rank = rank >= 0 ? rank : std::atoi(v.c_str());
+        else value += (value.empty() ? "" : ", ") + key + " " + v;
+      if (rank < 0) continue;
+      auto [it, added] = held.try_emplace(rank, value);
+      agree = agree && it->second == value;
+    }
+    std::set<std::string> values;
+    for (const auto& [rank, value] : held) values.insert(value);
+    if (agree && held.size() >= 2 && !held.contains(0) && values.size() == 1) {
+      std::vector<int> raised;
+      for (const auto& [rank, value] : held) raised.push_back(rank);
+      d.initiating_rank = 0;
+      d.initiating_local_rank = -1;
+      d.initiating_node.clear();
+      hang_notes.push_back("Ranks " + join_ranks(raised) + " all raise it with the same " + *values.begin() +
+                           ", and each compares itself with rank 0: rank 0 is the one that differs.");
+    }
+  }
   // A comparison every rank in it raises (the collective checker's `Rank 1 is running ..., but
   // Rank 7 is running ...`): the rank that printed it is one side, not the one that diverged.
   if (from_initiator && has_tag(primary->entry, "pairwise") && d.initiating_rank >= 0 &&

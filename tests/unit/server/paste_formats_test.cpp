@@ -56,6 +56,7 @@ const Case kCases[] = {
     {"logger-error-record-two-failures.log", "unrecognized-exception", 2, ""},
     {"ddp-error-names-rank.log", "ddp-unused-parameters", 0, ""},
     {"logger-rank-dataloader-killed.log", "dataloader-worker-killed", 0, ""},
+    {"ddp-shape-reference-apart.log", "ddp-param-shape-mismatch", 0, ""},
     {"unranked-stream-unknown-first.log", "unrecognized-exception", 0, ""},
     {"tail-sections-per-rank.log", "unrecognized-exception", 3, ""},
     {"monitored-barrier-names-chain.log", "monitored-barrier-rank-failed", 3, ""},

@@ -11,6 +11,7 @@
 
 #include "denpex/logs/evidence.h"
 #include "code_path.h"
+#include "device_rank.h"
 #include "diagnoser_state.h"
 #include "exit_reports.h"
 #include "odd_one_out.h"
@@ -1126,6 +1127,16 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       d.initiating_rank = owner->second;
       hang_notes.push_back("Process " + pid->second + " is rank " + std::to_string(owner->second) +
                            " by the log's own lines (a rank and a pid on one line, or NCCL's host:pid prefix).");
+    }
+  }
+  // A CUDA error that names its device and no prefix names its process: the rank on that device.
+  if (auto gpu = primary->hit.captures.find("gpu"); from_initiator && d.initiating_rank < 0 &&
+                                                    primary->source->rank < 0 && gpu != primary->hit.captures.end()) {
+    if (auto on = rank_on_device(st, std::atoi(gpu->second.c_str()))) {
+      d.initiating_rank = on->rank;
+      d.initiating_local_rank = on->local_rank;
+      if (d.initiating_node.empty()) d.initiating_node = on->node;
+      hang_notes.push_back(on->why);
     }
   }
   // Last, the job's own launcher's word on how each worker ended: the one that ended differently.

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cstring>
 
+#include "newest_first.h"
+
 namespace denpex::logs {
 namespace {
 
@@ -283,9 +285,11 @@ std::optional<RepairedPaste> repair_paste(std::string_view paste) {
   // The frame goes first: the wrapping inside it shows only once the padding is gone.
   const std::optional<std::string> unframed_text = unframed(paste);
   if (unframed_text) paste = *unframed_text;
+  const std::optional<std::string> upright = oldest_first(paste);
+  if (upright) paste = *upright;
   // Most inputs are neither: tell that without building anything.
   const size_t width = wrap_width(paste);
-  if (width == 0 && !unframed_text) {
+  if (width == 0 && !unframed_text && !upright) {
     bool flattened = false;
     for_each_line(paste, [&](std::string_view l) {
       if (!flattened && l.size() >= 160) flattened = !flattened_pieces(l).empty();
@@ -333,8 +337,13 @@ std::optional<RepairedPaste> repair_paste(std::string_view paste) {
       out.physical.push_back(physical);
     }
   }
-  if (joins == 0 && flattened == 0 && unbolded == 0 && !unframed_text) return std::nullopt;
+  if (joins == 0 && flattened == 0 && unbolded == 0 && !unframed_text && !upright) return std::nullopt;
   if (unframed_text) out.what = "a log viewer's frame (`│ ... │`) taken off";
+  if (upright) {
+    for (uint64_t& p : out.physical) p = out.physical_lines + 1 - p;
+    if (!out.what.empty()) out.what += "; ";
+    out.what += "lines pasted newest first (as a log viewer lists them) put back in the order they were printed";
+  }
   if (joins > 0) {
     if (!out.what.empty()) out.what += "; ";
     out.what += "lines hard-wrapped at " + std::to_string(width) + " columns rejoined (" + std::to_string(joins) +

@@ -163,7 +163,8 @@ TEST_CASE("paste repair: logs that only look reshaped are left alone") {
   size_t seen = 0;
   for (const auto& e : std::filesystem::recursive_directory_iterator(source_path("tests/fixtures/logs"))) {
     const std::string name = e.path().filename().string();
-    if (!e.is_regular_file() || name.starts_with("wrapped-") || name.starts_with("flattened-") || name.ends_with(".md"))
+    if (!e.is_regular_file() || name.starts_with("wrapped-") || name.starts_with("flattened-") ||
+        name.starts_with("reversed-") || name.ends_with(".md"))
       continue;
     CAPTURE(e.path().string());
     CHECK_FALSE(repair_paste(read_file(e.path())).has_value());
@@ -203,4 +204,39 @@ TEST_CASE("paste repair: Markdown bold around a whole line comes off, bold insid
   CHECK(r->physical.size() == 6);
   CHECK(r->what == "Markdown bold taken off 1 line");
   CHECK_FALSE(repair_paste("**\n****\n** a ** b **\n"));
+}
+
+namespace {
+std::string upside_down(const std::string& text) {
+  std::vector<std::string> lines = lines_of(text);
+  std::string out;
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it) out += *it + "\n";
+  return out;
+}
+}  // namespace
+
+TEST_CASE("paste repair: a paste from a log viewer that lists the newest line first is turned back") {
+  // Real torch 1.13 runs: a torchrun table with `[defaultN]:` tracebacks, and one rank's own file.
+  for (const char* name : {"tests/fixtures/logs/pastes/table-sigkill-entry.log",
+                           "tests/fixtures/logs/multirank/unknown_exception/ranks/rank2.log",
+                           "tests/fixtures/logs/multirank/unknown_exception/job.log"}) {
+    const std::string path = name;
+    CAPTURE(path);
+    const std::string printed = read_file(source_path(name));
+    const auto fixed = repair_paste(upside_down(printed));
+    REQUIRE(fixed.has_value());
+    CHECK(fixed->text == printed);
+    CHECK(fixed->what.find("newest first") != std::string::npos);
+    // Line 1 as printed is the paste's last line.
+    REQUIRE(!fixed->physical.empty());
+    CHECK(fixed->physical.front() == fixed->physical_lines);
+    CHECK(fixed->physical.back() == 1);
+  }
+  // One upside-down mark is not enough, and a single right-way-up one vetoes any number.
+  CHECK_FALSE(repair_paste("ValueError: bad\n  File \"/w/a.py\", line 3, in <module>\n"
+                           "Traceback (most recent call last):\n").has_value());
+  CHECK_FALSE(repair_paste("2024-05-01 12:00:09 b\n2024-05-01 12:00:05 a\n2024-05-01 12:00:01 c\n"
+                           "Traceback (most recent call last):\n  File \"/w/a.py\", line 3, in <module>\n")
+                  .has_value());
+  CHECK(repair_paste("2024-05-01 12:00:09 b\n2024-05-01 12:00:05 a\n2024-05-01 12:00:01 c\n").has_value());
 }

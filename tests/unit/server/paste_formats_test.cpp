@@ -68,6 +68,7 @@ const Case kCases[] = {
     {"sbatch-buffered-blocks.log", "unrecognized-exception", 1, "gpu-a01"},
     {"per-host-files-slow-read", "gloo-collective-timeout", 3, ""},
     {"table-sigkill-entry.log", "torchrun-worker-sigkill", 1, ""},
+    {"reversed-viewer-table.log", "torchrun-worker-sigkill", 1, ""},
     {"ray-train-workers.log", "unrecognized-exception", 3, "RayTrainWorker pid=3382, ip=10.0.12.174"},
 };
 

@@ -71,6 +71,13 @@ int unlisted_worker(const EventTracker& ev) {
   return -1;
 }
 
+// A root cause deduced from the entry numbers of a summary cut off before it (RootCause::inferred).
+std::string cut_table_note(const RootCause& rc) {
+  return "torchrun's failure summary is cut off before its root-cause entry, but its Failures: list leaves out entry [" +
+         std::to_string(rc.index) + "], which by torchrun's numbering is local rank " + std::to_string(rc.local_rank) +
+         ": rank " + std::to_string(rc.rank) + " is taken as the first observed failure (inferred)";
+}
+
 std::string rank_str(int rank) { return rank >= 0 ? "rank " + std::to_string(rank) : "an unranked process"; }
 // Its rank, else the host whose prefix its lines carry.
 std::string source_str(const SourceInfo& s) {
@@ -915,7 +922,9 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   if (d.initiating_rank < 0 && root_rank >= 0) {
     d.initiating_rank = root_rank;
     const auto& rc = *root_failure;
-    if (root_tie_note.empty())
+    if (rc.inferred)
+      hang_notes.push_back(cut_table_note(rc) + "; that rank's own error output is not in these logs.");
+    else if (root_tie_note.empty())
       hang_notes.push_back("torchrun's failure summary names rank " + std::to_string(root_rank) +
                            " as the first observed failure" + (rc.has_exitcode ? " (exitcode " + std::to_string(rc.exitcode) + ")" : "") +
                            "; that rank's own error output is not in these logs.");
@@ -1309,12 +1318,12 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   }
   if (report.root_cause) {
     const auto& rc = report.root_cause->cause;
-    std::string s = "torchrun reported rank " + std::to_string(rc.rank) + " as the first observed failure";
+    std::string s = rc.inferred ? cut_table_note(rc) : "torchrun reported rank " + std::to_string(rc.rank) + " as the first observed failure";
     if (!rc.host.empty()) s += " on " + rc.host;
     if (rc.has_exitcode) s += " (exitcode " + std::to_string(rc.exitcode) + ")";
     if (!rc.signal.empty()) s += ", " + rc.signal;
     d.chain.push_back(s);
-    if (rc.rank >= 0 && rc.rank == d.initiating_rank) d.findings.push_back("torchrun's root-cause table names the same rank.");
+    if (rc.rank >= 0 && rc.rank == d.initiating_rank && !rc.inferred) d.findings.push_back("torchrun's root-cause table names the same rank.");
   }
   if (!d.collateral.empty() && primary->entry->can_initiate()) d.confidence += 0.03;
 

@@ -178,6 +178,8 @@ void EventTracker::table_field(std::string_view key, std::string_view value) {
         RootCause f;
         f.rank = r;
         if (size_t lr = value.find("local_rank:"); lr != std::string_view::npos) f.local_rank = leading_int(value.substr(lr + 11));
+        f.index = failure_index_;
+        failure_index_ = -1;
         f.time = std::move(failure_time_);
         f.host = std::move(failure_host_);
         failure_time_.clear();
@@ -358,6 +360,8 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
   if (table_ == Table::None && (trim(text) == "Failures:" || trim(text) == "Other Failures:")) {
     table_ = Table::Failures;
     failure_rank_ = -1;
+    failure_index_ = -1;
+    failures_line_ = line;
     return;
   }
   if (table_ != Table::None) {
@@ -377,6 +381,8 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
     if (t.starts_with("Failures:") || t.starts_with("Other Failures:")) {
       table_ = Table::Failures;
       failure_rank_ = -1;
+      failure_index_ = -1;
+      failures_line_ = line;
       return;
     }
     // The table copied from a rendered page loses its key column and spacing:
@@ -406,6 +412,8 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
       }
       return;
     }
+    if (table_ == Table::Failures && t.size() >= 3 && t[0] == '[' && t.back() == ':' && t[t.size() - 2] == ']')
+      failure_index_ = leading_int(t.substr(1));
     if (t.starts_with("[") || t.starts_with("<NO_OTHER_FAILURES>")) return;
     if (t.starts_with("====") || t.empty()) {
       if (table_ == Table::RootCause && current_.rank >= 0) {
@@ -529,6 +537,46 @@ void EventTracker::finish() {
   table_ = Table::None;
   in_table_traceback_ = false;
   state_ = State::Idle;
+  infer_cut_root_cause();
+}
+
+// torchrun numbers a summary's failures `[0]:`, `[1]:`, ... in the order of its workers' local
+// ranks and moves the root cause's entry out of `Failures:` into its own section, keeping its
+// number. A paste cut off before that section still shows which number is missing: when exactly
+// one is, and the entries around it pin its local rank (`[1]:` is local rank 1, so `[0]:` was
+// local rank 0; `[2]:` and `[4]:` are local ranks 2 and 4, so `[3]:` was 3), that entry was the
+// root cause. An entry whose rank and local rank differ by a node offset keeps that offset.
+void EventTracker::infer_cut_root_cause() {
+  if (!root_causes_.empty() || other_failures_.empty()) return;
+  std::vector<const RootCause*> listed;
+  for (const auto& f : other_failures_) {
+    if (f.index < 0 || f.local_rank < 0) return;
+    listed.push_back(&f);
+  }
+  std::sort(listed.begin(), listed.end(), [](auto* a, auto* b) { return a->index < b->index; });
+  int missing = -1;
+  const RootCause* before = nullptr;
+  const RootCause* after = nullptr;
+  for (size_t i = 0; i < listed.size(); ++i) {
+    const int expected = i == 0 ? 0 : listed[i - 1]->index + 1;
+    if (listed[i]->index == expected) continue;
+    if (missing >= 0 || listed[i]->index != expected + 1) return;  // more than one left out
+    missing = expected;
+    before = i ? listed[i - 1] : nullptr;
+    after = listed[i];
+  }
+  if (missing < 0) return;  // none left out: the table may go on past the paste's end
+  int local = after->local_rank - 1;
+  if (local < 0 || (before && before->local_rank != local - 1)) return;
+  if (before && before->rank - before->local_rank != after->rank - after->local_rank) return;
+  RootCause root;
+  root.line = failures_line_;
+  root.rank = after->rank - 1;
+  root.local_rank = local;
+  root.host = before && before->host != after->host ? "" : after->host;
+  root.index = missing;
+  root.inferred = true;
+  root_causes_.push_back(std::move(root));
 }
 
 }  // namespace denpex::logs

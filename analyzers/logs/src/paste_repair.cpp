@@ -265,6 +265,30 @@ std::optional<std::string> unframed(std::string_view text) {
   return out;
 }
 
+// A test harness's stream label in front of every line it relayed from a child process:
+// accelerate's `execute_subprocess_async` (behind `accelerate test`) prints each line of the
+// child's stdout after `stdout: ` and of its stderr after `stderr: `. Its lines without the
+// label, one for one; nullopt when most lines carry none.
+std::optional<std::string> unlabelled(std::string_view text) {
+  auto label = [](std::string_view l) -> size_t {
+    for (std::string_view k : {"stderr: ", "stdout: "})
+      if (l.starts_with(k)) return k.size();
+    if (l == "stderr:" || l == "stdout:") return l.size();
+    return 0;
+  };
+  size_t labelled = 0, lines = 0;
+  for_each_line(text, [&](std::string_view l) {
+    if (l.empty()) return;
+    ++lines;
+    labelled += label(l) > 0;
+  });
+  if (labelled < 3 || labelled * 10 < lines * 6) return std::nullopt;
+  std::string out;
+  out.reserve(text.size());
+  for_each_line(text, [&](std::string_view l) { out.append(l.substr(label(l))).push_back('\n'); });
+  return out;
+}
+
 }  // namespace
 
 // Markdown bold around a whole line, as issue authors mark the error they mean
@@ -285,11 +309,13 @@ std::optional<RepairedPaste> repair_paste(std::string_view paste) {
   // The frame goes first: the wrapping inside it shows only once the padding is gone.
   const std::optional<std::string> unframed_text = unframed(paste);
   if (unframed_text) paste = *unframed_text;
+  const std::optional<std::string> unlabelled_text = unlabelled(paste);
+  if (unlabelled_text) paste = *unlabelled_text;
   const std::optional<std::string> upright = oldest_first(paste);
   if (upright) paste = *upright;
   // Most inputs are neither: tell that without building anything.
   const size_t width = wrap_width(paste);
-  if (width == 0 && !unframed_text && !upright) {
+  if (width == 0 && !unframed_text && !unlabelled_text && !upright) {
     bool flattened = false;
     for_each_line(paste, [&](std::string_view l) {
       if (!flattened && l.size() >= 160) flattened = !flattened_pieces(l).empty();
@@ -337,8 +363,12 @@ std::optional<RepairedPaste> repair_paste(std::string_view paste) {
       out.physical.push_back(physical);
     }
   }
-  if (joins == 0 && flattened == 0 && unbolded == 0 && !unframed_text && !upright) return std::nullopt;
+  if (joins == 0 && flattened == 0 && unbolded == 0 && !unframed_text && !unlabelled_text && !upright) return std::nullopt;
   if (unframed_text) out.what = "a log viewer's frame (`│ ... │`) taken off";
+  if (unlabelled_text) {
+    if (!out.what.empty()) out.what += "; ";
+    out.what += "a test harness's `stderr: `/`stdout: ` labels taken off";
+  }
   if (upright) {
     for (uint64_t& p : out.physical) p = out.physical_lines + 1 - p;
     if (!out.what.empty()) out.what += "; ";

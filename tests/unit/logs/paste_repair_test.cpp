@@ -97,6 +97,28 @@ TEST_CASE("paste repair: a log viewer's frame comes off, and the lines wrapped i
   }
 }
 
+TEST_CASE("paste repair: a test harness's stream labels come off, line for line") {
+  // accelerate's `execute_subprocess_async` relays the child's lines as `stdout: ...` and
+  // `stderr: ...`; an empty line comes out as the bare label.
+  const std::string log = read_file(source_path("tests/fixtures/logs/multirank/two_failures/job.log"));
+  std::string labelled, expected;
+  size_t n = 0;
+  for (std::string line : lines_of(log)) {
+    labelled += (n++ % 3 ? "stderr:" : "stdout:") + (line.empty() ? "" : " " + line) + "\n";
+    expected += line + "\n";
+  }
+  auto fixed = repair_paste(labelled);
+  REQUIRE(fixed.has_value());
+  CHECK(fixed->what.find("`stderr: `/`stdout: ` labels taken off") != std::string::npos);
+  const auto got = lines_of(fixed->text), want = lines_of(expected);
+  REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < got.size(); ++i) CHECK(got[i] == want[i]);
+
+  SUBCASE("a script's own few `stderr: ` lines among plain ones are left alone") {
+    CHECK_FALSE(repair_paste(log + "stderr: nothing\nstderr: more\nstderr: again\n").has_value());
+  }
+}
+
 TEST_CASE("paste repair: a log with its newlines flattened to spaces is cut at its line heads") {
   // torchrun's agent lines after a rank's exception, as a form field flattens them.
   const std::string flat =

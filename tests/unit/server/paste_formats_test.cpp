@@ -69,6 +69,7 @@ const Case kCases[] = {
     {"per-host-files-slow-read", "gloo-collective-timeout", 3, ""},
     {"table-sigkill-entry.log", "torchrun-worker-sigkill", 1, ""},
     {"reversed-viewer-table.log", "torchrun-worker-sigkill", 1, ""},
+    {"table-cut-before-root.log", "gloo-connection-closed-by-peer", 2, ""},
     {"ray-train-workers.log", "unrecognized-exception", 3, "RayTrainWorker pid=3382, ip=10.0.12.174"},
 };
 
@@ -145,4 +146,32 @@ TEST_CASE("diagnose: a SIGKILL entry of torchrun's table names its rank unless t
   json d = json::parse(r.out)["diagnoses"][0];
   CHECK(d["entry"] == "torchrun-worker-sigkill");
   CHECK(d["initiating_rank"] != 1);
+}
+
+TEST_CASE("diagnose: a torchrun table cut off before its root cause leaves that entry's number out") {
+  const std::string log = denpex::testing::read_file(source_path("tests/fixtures/logs/pastes/table-cut-before-root.log"));
+  // accelerate's test harness relays each line of the child's stderr after `stderr: `.
+  std::string labelled;
+  for (size_t at = 0; at < log.size();) {
+    size_t end = log.find('\n', at);
+    if (end == std::string::npos) end = log.size();
+    labelled += "stderr: " + log.substr(at, end - at) + "\n";
+    at = end + 1;
+  }
+  json d = json::parse(run_denpex({"diagnose", "--format", "json", "-"}, labelled).out)["diagnoses"][0];
+  CHECK(d["initiating_rank"] == 2);
+  bool said = false;
+  for (const auto& f : d["evidence"]["findings"])
+    said = said || f.get<std::string>().find("leaves out entry [2]") != std::string::npos;
+  CHECK(said);
+  // With entry [0] gone too, two numbers are missing and neither is the root cause for sure.
+  std::string two_gaps = log;
+  const size_t first = two_gaps.find("[0]:\n"), second = two_gaps.find("[1]:\n");
+  REQUIRE(first != std::string::npos);
+  REQUIRE(second != std::string::npos);
+  two_gaps.erase(first, second - first);
+  auto r = run_denpex({"diagnose", "--format", "json", "-"}, two_gaps);
+  json g = json::parse(r.out)["diagnoses"][0];
+  CHECK(g["initiating_rank"] != 2);
+  CHECK(g["initiating_rank"] != 0);
 }

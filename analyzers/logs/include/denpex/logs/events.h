@@ -50,6 +50,10 @@ struct RootCause {
   int exitcode = 0;
   bool has_exitcode = false;
   std::string signal;  // "Signal 9 (SIGKILL) received by PID 1234" when the table says so
+  int index = -1;      // the entry's `[N]:` heading: its place among all of the table's failures
+  // Not printed but deduced: a table cut off before its root-cause entry, whose `Failures:` leave
+  // out one index (see EventTracker::finish). `line` is then the `Failures:` heading's.
+  bool inferred = false;
 };
 
 // NCCL's communicator init line, which ties a GPU's PCI bus id to a rank:
@@ -134,6 +138,7 @@ class EventTracker {
  private:
   void exception_line(uint64_t line, std::string_view text);
   void table_field(std::string_view key, std::string_view value);
+  void infer_cut_root_cause();
 
   enum class State { Idle, Frames, AfterTerminate };
   State state_ = State::Idle;
@@ -151,6 +156,8 @@ class EventTracker {
   Table table_ = Table::None;
   RootCause current_;
   int failure_rank_ = -1;
+  int failure_index_ = -1;      // the `[N]:` heading of the `Failures:` entry being read
+  uint64_t failures_line_ = 0;  // the last `Failures:` heading
   bool in_table_traceback_ = false;
   int loose_lines_ = 0;  // lines of a root-cause table that were neither a field nor its end
   static constexpr int kLooseTableLines = 6;

@@ -368,9 +368,22 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   // But one rank interrupted alone (SIGINT to one worker's pid, a stray Ctrl-C in a debugger)
   // while another source reports losing a peer: that rank's interrupt ended the job. A scheduler's
   // `CANCELLED AT` (it captures `job_id`) stops the whole job, never one rank.
+  // A cancellation that srun prints after reporting a task that died by itself (`task 0:
+  // Segmentation fault`, `Exited with exit code 1`) is srun tearing the step down for that task
+  // (`Terminating job step`, then `STEP ... CANCELLED`), not a stop from outside. Tasks srun
+  // itself stopped are listed `Terminated`, and a real scancel prints its line before them.
+  auto teardown_after_failure = [&](const Cand& cancel) {
+    return std::any_of(all.begin(), all.end(), [&](const Cand& f) {
+      const auto fr = f.hit.captures.find("failed_rank");
+      const auto sig = f.hit.captures.find("signal");
+      return fr != f.hit.captures.end() && !fr->second.empty() &&
+             f.source->input == cancel.source->input && f.meta.order < cancel.meta.order &&
+             (sig == f.hit.captures.end() || sig->second != "Terminated");
+    });
+  };
   std::vector<const Cand*> cancels;
   for (const auto& c : all)
-    if (is_cancellation(c.entry)) cancels.push_back(&c);
+    if (is_cancellation(c.entry) && !teardown_after_failure(c)) cancels.push_back(&c);
   const Cand* lone_interrupt =
       !serious_initiator && cancels.size() == 1 && cancels[0]->source->rank >= 0 &&
               !cancels[0]->hit.captures.contains("job_id") &&

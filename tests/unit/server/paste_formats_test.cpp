@@ -71,6 +71,7 @@ const Case kCases[] = {
     {"reversed-viewer-table.log", "torchrun-worker-sigkill", 1, ""},
     {"table-cut-before-root.log", "gloo-connection-closed-by-peer", 2, ""},
     {"ray-train-workers.log", "unrecognized-exception", 3, "RayTrainWorker pid=3382, ip=10.0.12.174"},
+    {"srun-segfault-teardown.log", "slurm-task-exited-nonzero", 2, "gpu-b07"},
 };
 
 }  // namespace

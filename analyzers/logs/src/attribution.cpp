@@ -202,9 +202,30 @@ size_t paste_prefix(std::string_view line) {
   return 0;
 }
 
+// moreutils `ts`' default stamp, `Dec 06 12:23:35 ` (`%b %d %H:%M:%S`, day zero-padded, which
+// tells it from syslog's `Dec  6`; a syslog line's host and tag come after its stamp, so a
+// `host tag: ` after it is left alone).
+static size_t ts_stamp(std::string_view line) {
+  if (line.size() < 17 || month_index(line.substr(0, 3)) < 0 || line[3] != ' ' || !is_digit(line[4]) ||
+      !is_digit(line[5]) || line[6] != ' ' || line[9] != ':' || line[12] != ':' || line[15] != ' ')
+    return 0;
+  for (size_t i : {7, 8, 10, 11, 13, 14})
+    if (!is_digit(line[i])) return 0;
+  std::string_view rest = line.substr(16);
+  const size_t sp = rest.find(' ');
+  if (sp == std::string_view::npos || sp == 0 || rest.substr(0, sp).find(':') != std::string_view::npos) return 16;
+  const std::string_view after = rest.substr(sp + 1);
+  const std::string_view tag = after.substr(0, after.find(": "));
+  const bool syslog_tag = tag.size() < after.size() && tag.find(' ') == std::string_view::npos &&
+                          (tag == "kernel" || (tag.ends_with(']') && tag.find('[') != std::string_view::npos));
+  return syslog_tag ? 0 : 16;
+}
+
 // A log collector's stamp before every printed line: `2022-03-22 17:53:44.193 `, kubectl
-// `--timestamps`' `2024-05-01T12:34:56.123456789Z `. Returns the bytes to skip; 0 when none.
+// `--timestamps`' `2024-05-01T12:34:56.123456789Z `, `ts`' `Dec 06 12:23:35 `. Returns the
+// bytes to skip; 0 when none.
 size_t collector_stamp(std::string_view line) {
+  if (size_t k = ts_stamp(line)) return k;
   if (line.size() < 21 || !is_digit(line[0]) || line[4] != '-' || !timestamp_at(line, 0)) return 0;
   size_t i = 19;
   if (line[i] == '.' || line[i] == ',') {

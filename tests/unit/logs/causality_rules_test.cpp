@@ -77,6 +77,16 @@ TEST_CASE("torchrun's [defaultN]: prefix is the local rank; a [rankM]: behind it
   CHECK(plain->local_rank == -1);
   CHECK(logs::attribute_line("[default2]:[rank10]:[E612 11:17:02.352871310 ProcessGroupNCCL.cpp:616] x").local_rank == 2);
 
+  SUBCASE("moreutils ts' stamp comes off; a syslog line's stamp stays") {
+    auto stamped = logs::attribute_line("Dec 06 12:36:09 [default2]:IndexError: index out of range in self");
+    CHECK(stamped.local_rank == 2);
+    CHECK(stamped.strip == std::string_view("Dec 06 12:36:09 [default2]:").size());
+    auto kernel = logs::attribute_line("Dec 16 04:05:06 gpu-7 kernel: NVRM: Xid (PCI:0000:3b:00): 79");
+    CHECK(kernel.node == "gpu-7");
+    CHECK(kernel.strip == 0);
+    CHECK(logs::attribute_line("Dec 16 04:05:06 gpu-7 python3[4242]: x").strip == 0);  // journal line
+    CHECK(logs::attribute_line("Dec  6 12:36:09 x").strip == 0);  // syslog's space-padded day is not ts'
+  }
   SUBCASE("torchrun --role trainer: the role's name is in the prefix") {
     auto role = logs::rank_prefix("[trainer2]:ValueError: Caught ValueError in DataLoader worker process 0.");
     REQUIRE(role);

@@ -72,6 +72,7 @@ const Case kCases[] = {
     {"table-cut-before-root.log", "gloo-connection-closed-by-peer", 2, ""},
     {"ray-train-workers.log", "unrecognized-exception", 3, "RayTrainWorker pid=3382, ip=10.0.12.174"},
     {"srun-segfault-teardown.log", "slurm-task-exited-nonzero", 2, "gpu-b07"},
+    {"ts-stamped-tee.log", "embedding-index-out-of-range-cpu", 2, ""},
 };
 
 }  // namespace

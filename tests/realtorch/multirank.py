@@ -36,6 +36,9 @@ SCENARIOS = {
     # rank 3's DataLoader worker exits without a word: rank 3 raises "exited unexpectedly", a
     # symptom of its own worker, and its peers lose rank 3
     "dataloader_exit": ("torchrun", 3, "dataloader-worker-exited-unexpectedly", True),
+    # no launcher prefix: rank 2's DataLoader worker cannot open its shard index; only the file's
+    # name (`rank2.idx`, in the worker's traceback) says whose it was
+    "shard_missing": ("none", 2, "dataloader-worker-exception", True),
 }
 
 

@@ -11,7 +11,7 @@ endforeach()
 # Real 4-rank jobs: which rank started it, from per-rank files and from one interleaved stream.
 set(DENPEX_REALTORCH_MULTIRANK unknown_exception sigkill hang nan_raise startup_failure two_failures
     healthy_warnings sigint stall logged_exception sigint_one size_mismatch
-    dataloader_exit)
+    dataloader_exit shard_missing)
 foreach(scenario IN LISTS DENPEX_REALTORCH_MULTIRANK)
   add_test(NAME realtorch.multirank.${scenario}
     COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/multirank.py $<TARGET_FILE:denpex> ${scenario})

@@ -15,6 +15,7 @@
 #include "diagnoser_state.h"
 #include "exit_reports.h"
 #include "odd_one_out.h"
+#include "path_rank.h"
 #include "peer_lines.h"
 
 namespace denpex::logs {
@@ -1048,6 +1049,22 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       break;
     }
   }
+  // Nor a prefix nor the message: the file the error is about may (`rank1_w1.idx`), since each
+  // rank opens its own shards. The DataLoader's worker traceback below the message counts too.
+  if (from_initiator && d.initiating_rank < 0 && primary->source->rank < 0) {
+    const ExceptionEvent* own = primary->source->events.exception_at(primary->hit.line);
+    for (const auto& ex : primary->source->events.exceptions()) {
+      const bool worker = own && ex.chained == "dataloader-worker" && ex.line > own->line && ex.line - own->line <= 60;
+      if (&ex != own && !worker) continue;
+      const PathRank named = rank_in_paths(ex.message);
+      if (named.rank < 0) continue;
+      d.initiating_rank = named.rank;
+      hang_notes.push_back("The error is about `" + named.path + "`, by its name rank " + std::to_string(named.rank) +
+                           "'s file (line " + std::to_string(shown_line(st.inputs[primary->source->input], ex.line)) +
+                           "); no launcher prefix says which process printed it.");
+      break;
+    }
+  }
   // A timeout cascade: the peers gave up and exited on their own, so the one worker the agent
   // still had to stop with SIGTERM is the one they waited for (when the log tied its pid to a rank).
   if (d.initiating_rank < 0 && any_timeout) {
@@ -1294,10 +1311,16 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   if (!hang_start.empty()) d.chain.push_back(hang_start);
   d.chain.push_back(source_str(*primary->source) + ": " + primary->entry->title + " at " + at(st, *primary) +
                     (primary->entry->can_initiate() ? "" : " (a symptom)"));
-  for (const auto& ex : primary->source->events.exceptions()) {
+  const auto& raised = primary->source->events.exceptions();
+  for (size_t i = 0; i < raised.size(); ++i) {
+    const auto& ex = raised[i];
     if (ex.line < primary->hit.line || ex.line > primary->hit.line + 200) continue;
-    d.chain.push_back(source_str(*primary->source) + (ex.cut_off ? " printed " : " raised ") + describe(ex) +
-                      " (line " + std::to_string(shown_line(st.inputs[primary->source->input], ex.line)) + ")");
+    auto line_of = [&](const ExceptionEvent& e) {
+      return " (line " + std::to_string(shown_line(st.inputs[primary->source->input], e.line)) + ")";
+    };
+    d.chain.push_back(source_str(*primary->source) + (ex.cut_off ? " printed " : " raised ") + describe(ex) + line_of(ex));
+    if (i + 1 < raised.size() && raised[i + 1].chained == "dataloader-worker")
+      d.chain.push_back("its DataLoader worker had raised " + describe(raised[i + 1]) + line_of(raised[i + 1]));
     break;
   }
 

@@ -432,7 +432,11 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
     table_ = Table::None;
   }
 
-  if (text.starts_with("Traceback (most recent call last):")) {
+  // The DataLoader copies its worker's traceback into the message it re-raises: the worker's
+  // own exception, the one that really failed, ends it.
+  const bool worker_original = text.starts_with("Original Traceback (most recent call last):");
+  if (worker_original) pending_chain_ = "dataloader-worker";
+  if (worker_original || text.starts_with("Traceback (most recent call last):")) {
     state_ = State::Frames;
     frames_ = 0;
     last_frame_.clear();

@@ -92,6 +92,19 @@ for step in range(4):
 
         for _ in torch.utils.data.DataLoader(Shard(), num_workers=1):
             pass
+    if scenario == "shard_missing" and step == 2:
+        # Each rank's DataLoader workers read that rank's shard index; rank 2's was never written.
+        import tempfile
+        shards = tempfile.mkdtemp(prefix="denpex-shards-")
+        if rank != 2:
+            open(os.path.join(shards, f"rank{rank}.idx"), "w").write("0 8\n")
+
+        def open_index(worker):
+            with open(os.path.join(shards, f"rank{rank}.idx")) as f:
+                f.read()
+
+        for _ in torch.utils.data.DataLoader(list(range(8)), num_workers=1, worker_init_fn=open_index):
+            pass
     dist.all_reduce(x)
     time.sleep(0.3)
 log.info("rank %d done", rank)

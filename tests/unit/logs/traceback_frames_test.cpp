@@ -202,6 +202,34 @@ TEST_CASE("logs traceback: chained: each exception keeps its own frames; a line 
   CHECK(t.exception_at(40) == nullptr);
 }
 
+TEST_CASE("logs traceback: the DataLoader's copy of its worker's traceback is the worker's own exception") {
+  // Real output (tests/fixtures/logs/multirank/shard_missing/ranks/rank2.log, lines 15-26).
+  logs::EventTracker t;
+  feed_all(t, {
+                  "Traceback (most recent call last):",
+                  "  File \"/usr/lib/python3/dist-packages/torch/_utils.py\", line 543, in reraise",
+                  "    raise exception",
+                  "FileNotFoundError: Caught FileNotFoundError in DataLoader worker process 0.",
+                  "Original Traceback (most recent call last):",
+                  "  File \"/usr/lib/python3/dist-packages/torch/utils/data/_utils/worker.py\", line 244, in _worker_loop",
+                  "    init_fn(worker_id)",
+                  "  File \"/work/main/tests/realtorch/jobs/mr_rank.py\", line 103, in open_index",
+                  "    with open(os.path.join(shards, f\"rank{rank}.idx\")) as f:",
+                  "         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+                  "FileNotFoundError: [Errno 2] No such file or directory: '/tmp/denpex-shards-h0jzrjyp/rank2.idx'",
+                  "",
+              });
+  const auto& ex = t.exceptions();
+  REQUIRE(ex.size() == 2);
+  CHECK(ex[0].message == "Caught FileNotFoundError in DataLoader worker process 0.");
+  CHECK(ex[0].chained.empty());
+  CHECK(ex[1].chained == "dataloader-worker");
+  CHECK(ex[1].traceback_line == 5);
+  CHECK(ex[1].message == "[Errno 2] No such file or directory: '/tmp/denpex-shards-h0jzrjyp/rank2.idx'");
+  check_frames(ex[1].stack, {{"/usr/lib/python3/dist-packages/torch/utils/data/_utils/worker.py", 244, "_worker_loop", 6},
+                             {"/work/main/tests/realtorch/jobs/mr_rank.py", 103, "open_index", 8}});
+}
+
 TEST_CASE("logs traceback: frozen importlib frames print no source line and are kept as printed") {
   logs::EventTracker t;
   feed_all(t, {

@@ -25,7 +25,8 @@ struct ExceptionEvent {
   std::string type;     // "RuntimeError", "torch.OutOfMemoryError", "c10::Error"
   std::string message;  // first line of the message, capped
   // How this exception relates to the one before it in the same source: "" (none),
-  // "direct-cause" (`raise ... from`), "during-handling" (raised while handling it).
+  // "direct-cause" (`raise ... from`), "during-handling" (raised while handling it),
+  // "dataloader-worker" (the worker's `Original Traceback` inside the message re-raised before it).
   std::string chained;
   std::string last_frame;  // `File "x.py", line 12, in step`, empty when none was seen
   int frames = 0;          // every frame printed, also those `stack` does not keep

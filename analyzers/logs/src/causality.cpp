@@ -1065,6 +1065,30 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       break;
     }
   }
+  // A device-side assert prints its kernel lines bare (`Loss.cu:94: ... Assertion ... failed.`);
+  // the error it leaves in its CUDA context is its own process's alone, so the one rank that
+  // then reports `device-side assert triggered` (`[Rank 1] NCCL watchdog thread terminated with
+  // exception: CUDA error: device-side assert triggered`) is the rank that asserted.
+  if (from_initiator && d.initiating_rank < 0 && primary->source->rank < 0 && has_tag(primary->entry, "cuda") &&
+      has_tag(primary->entry, "assert")) {
+    std::set<int> ranks;
+    const Cand* said = nullptr;
+    for (const auto& c : all) {
+      if (c.source->rank < 0) continue;
+      auto reason = c.hit.captures.find("reason");
+      const bool asserted = has_tag(c.entry, "assert") ||
+                            (reason != c.hit.captures.end() && reason->second.find("device-side assert") != std::string::npos);
+      if (!asserted) continue;
+      ranks.insert(c.source->rank);
+      if (!said) said = &c;
+    }
+    if (ranks.size() == 1) {
+      d.initiating_rank = *ranks.begin();
+      hang_notes.push_back("The kernel's assertion lines name no rank; rank " + std::to_string(d.initiating_rank) +
+                           " alone then reported the device-side assert (" + at(st, *said) +
+                           "), an error no other process's CUDA context holds.");
+    }
+  }
   // A timeout cascade: the peers gave up and exited on their own, so the one worker the agent
   // still had to stop with SIGTERM is the one they waited for (when the log tied its pid to a rank).
   if (d.initiating_rank < 0 && any_timeout) {

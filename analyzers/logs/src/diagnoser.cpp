@@ -568,6 +568,24 @@ static std::string_view section_file(std::string_view body) {
   return {};
 }
 
+constexpr size_t kMaxSectionHeaders = 4096;  // bounds InputState::name_ranks
+
+// Composer's launcher prints each crashed rank's saved output after cleanup between
+// `----------Begin global rank 1 STDERR----------` and `----------End global rank 1 STDERR----------`:
+// {true, 1} and {false, 1}; nullopt for any other line.
+static std::optional<std::pair<bool, int>> composer_block(std::string_view body) {
+  constexpr std::string_view kDashes = "----------";
+  if (!body.starts_with(kDashes) || !body.ends_with(kDashes)) return std::nullopt;
+  std::string_view t = body.substr(kDashes.size(), body.size() - std::min(body.size(), 2 * kDashes.size()));
+  const bool begin = t.starts_with("Begin global rank ");
+  if (!begin && !t.starts_with("End global rank ")) return std::nullopt;
+  t.remove_prefix(begin ? 18 : 16);
+  size_t n = 0;
+  while (n < t.size() && n < 6 && t[n] >= '0' && t[n] <= '9') ++n;
+  if (n == 0 || (t.substr(n) != " STDOUT" && t.substr(n) != " STDERR")) return std::nullopt;
+  return std::make_pair(begin, std::atoi(std::string(t.substr(0, n)).c_str()));
+}
+
 void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offset, size_t length,
                              const Attribution* known, const std::vector<int>* ids) {
   State& st = *state_;
@@ -592,8 +610,12 @@ void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offs
   if (const std::string_view name = section_file(body); a.strip == 0 && !name.empty()) {
     in.file_attr = attribute_file(name);
     in.kernel = is_kernel_log_name(name);
-    constexpr size_t kMaxHeaders = 4096;
-    if (in.name_ranks.size() < kMaxHeaders) in.name_ranks.emplace_back(lineno, in.file_attr.rank);
+    if (in.name_ranks.size() < kMaxSectionHeaders) in.name_ranks.emplace_back(lineno, in.file_attr.rank);
+  }
+  if (auto block = a.strip == 0 ? composer_block(body) : std::nullopt) {
+    in.file_attr = attribute_file(in.summary.file);
+    if (block->first) in.file_attr.rank = block->second;
+    if (in.name_ranks.size() < kMaxSectionHeaders) in.name_ranks.emplace_back(lineno, in.file_attr.rank);
   }
   int key = source_key(input, a);
   if (key == -1) key = logged_traceback(in, chunk, offset, lineno, norm, body);

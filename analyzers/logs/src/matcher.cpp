@@ -34,6 +34,7 @@ const char* const kEventMarkers[] = {
     R"(global_ranks=\[)",      // the elastic agent's rendezvous result: local -> global ranks
     R"(-- Process \d+ terminated)",  // torch.multiprocessing.spawn's marker, also when a paste cuts it
     R"(^==> [^\n]+ <==$)",            // `tail -n +1 rank_*.log`: the file the next lines come from
+    R"(^-{10}(?:Begin|End) global rank \d+ STD(?:OUT|ERR)-{10}$)",  // Composer's saved output of a rank
     // A script's own banner between concatenated files: `----- logs/rank0.log -----`, `=== a.txt ===`.
     R"(^(?:---|===|###|\*\*\*)[-=#* ]*[\w./-]+\.(?:log|txt|out|err)[-=#* ]*$)",
     R"([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Failure)\b)",

@@ -842,3 +842,66 @@ TEST_CASE("an unprefixed traceback is the rank whose entry in torchrun's table e
   for (const auto& f : r.diagnoses.front().findings) said = said || f.find("failure table shows this traceback for rank 1") != std::string::npos;
   CHECK(said);
 }
+
+TEST_CASE("Composer's launcher: the crashed rank it names, and the saved output it prints per rank") {
+  // Its words, as composer/cli/launcher.py prints them (logging's default format, then print()).
+  const std::string head =
+      "2023-04-24 16:03:12,379: rank0[1003409][MainThread]: DEBUG: composer.utils.dist: Initializing torch.dist: "
+      "global_rank=0, local_rank=0, world_size=4, local_world_size=4, node_rank=0\n";
+  SUBCASE("only the launcher's line: it names the rank") {
+    auto r = diagnose({{"console.log", head +
+                                           "ERROR:composer.cli.launcher:Rank 1 crashed with exit code 1.\n"
+                                           "Waiting up to 30 seconds for all training processes to terminate. Press "
+                                           "Ctrl-C to exit immediately.\n"}});
+    REQUIRE_FALSE(r.diagnoses.empty());
+    CHECK(r.diagnoses[0].entry->id == "composer-launcher-rank-crashed");
+    CHECK(r.diagnoses[0].initiating_rank == 1);
+  }
+  SUBCASE("the blocks of saved output say whose traceback is whose") {
+    // Ranks 1 and 3 ended between two polls: the launcher names the lower, but rank 1 only lost
+    // its peer, and rank 3's own error is in its block.
+    auto r = diagnose({{"console.log",
+                        head + "ERROR:composer.cli.launcher:Rank 1 crashed with exit code 1.\n"
+                               "INFO:composer.cli.launcher:Killing global rank 0 (PID 1003409) with SIGTERM\n"
+                               "INFO:composer.cli.launcher:Killing global rank 2 (PID 1003411) with SIGTERM\n"
+                               "Waiting up to 30 seconds for all training processes to terminate. Press Ctrl-C to "
+                               "exit immediately.\n"
+                               "Global rank 1 (PID 1003410) exited with code 1\n"
+                               "----------Begin global rank 1 STDOUT----------\n"
+                               "\n"
+                               "----------End global rank 1 STDOUT----------\n"
+                               "----------Begin global rank 1 STDERR----------\n" +
+                            std::string(kClosed) +
+                            "\n----------End global rank 1 STDERR----------\n"
+                            "Global rank 3 (PID 1003412) exited with code 1\n"
+                            "----------Begin global rank 3 STDERR----------\n" +
+                            kKeyError +
+                            "\n----------End global rank 3 STDERR----------\n"
+                            "ERROR:composer.cli.launcher:Global rank 1 (PID 1003410) exited with code 1\n"}});
+    REQUIRE_FALSE(r.diagnoses.empty());
+    CHECK(r.diagnoses[0].entry->id == "unrecognized-exception");
+    CHECK(r.diagnoses[0].initiating_rank == 3);
+  }
+}
+
+TEST_CASE("bare device-side assert lines: the one rank that then reports the assert asserted") {
+  const std::string assertion =
+      "/opt/conda/conda-bld/pytorch_1695392035891/work/aten/src/ATen/native/cuda/Loss.cu:94: operator(): block: "
+      "[117,0,0], thread: [26,0,0] Assertion `input_val >= zero && input_val <= one` failed.\n";
+  auto watchdog = [](int rank) {
+    return "[E ProcessGroupNCCL.cpp:915] [Rank " + std::to_string(rank) +
+           "] NCCL watchdog thread terminated with exception: CUDA error: device-side assert triggered\n";
+  };
+  SUBCASE("one rank's watchdog reports it") {
+    auto r = diagnose({{"console.log", assertion + assertion + watchdog(1)}});
+    REQUIRE_FALSE(r.diagnoses.empty());
+    CHECK(r.diagnoses[0].entry->id == "cuda-assert-bce-input-out-of-range");
+    CHECK(r.diagnoses[0].initiating_rank == 1);
+  }
+  SUBCASE("two ranks report it: both asserted, the lines do not say which first") {
+    auto r = diagnose({{"console.log", assertion + watchdog(1) + assertion + watchdog(3)}});
+    REQUIRE_FALSE(r.diagnoses.empty());
+    CHECK(r.diagnoses[0].entry->id == "cuda-assert-bce-input-out-of-range");
+    CHECK(r.diagnoses[0].initiating_rank == -1);
+  }
+}

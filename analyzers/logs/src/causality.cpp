@@ -1065,6 +1065,19 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       break;
     }
   }
+  // Nor a file: the error's own words may (`loss is NaN at step 2 on rank 1`), as a job's own
+  // checks often say which rank they ran on.
+  if (from_initiator && d.initiating_rank < 0 && primary->source->rank < 0) {
+    if (const ExceptionEvent* own = primary->source->events.exception_at(primary->hit.line)) {
+      const int named = rank_in_words(own->message);
+      if (named >= 0) {
+        d.initiating_rank = named;
+        hang_notes.push_back("The error says which rank raised it (`" + own->type + ": " + own->message +
+                             "`, line " + std::to_string(shown_line(st.inputs[primary->source->input], own->line)) +
+                             "); no launcher prefix says which process printed it.");
+      }
+    }
+  }
   // A device-side assert prints its kernel lines bare (`Loss.cu:94: ... Assertion ... failed.`);
   // the error it leaves in its CUDA context is its own process's alone, so the one rank that
   // then reports `device-side assert triggered` (`[Rank 1] NCCL watchdog thread terminated with

@@ -50,7 +50,46 @@ bool ranks_in(std::string_view t, int& found) {
   return true;
 }
 
+// The word before position `at` (lower-case), skipping one separator.
+std::string_view word_before(std::string_view t, size_t at) {
+  size_t e = at;
+  while (e > 0 && (t[e - 1] == ' ' || t[e - 1] == '_' || t[e - 1] == '-')) --e;
+  size_t b = e;
+  while (b > 0 && std::isalpha(static_cast<unsigned char>(t[b - 1]))) --b;
+  return t.substr(b, e - b);
+}
+
 }  // namespace
+
+int rank_in_words(std::string_view message) {
+  std::string low(message);
+  for (char& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string_view t = low;
+  int found = -1;
+  for (size_t at = t.find("rank"); at != std::string_view::npos; at = t.find("rank", at + 4)) {
+    if (at > 0 && (std::isalnum(static_cast<unsigned char>(t[at - 1])) || t[at - 1] == '/' || t[at - 1] == '.')) continue;
+    size_t d = at + 4;
+    while (d < t.size() && d - at < 7 && (t[d] == ' ' || t[d] == '_' || t[d] == '-' || t[d] == ':' || t[d] == '#' || t[d] == '='))
+      ++d;
+    size_t e = d;
+    while (e < t.size() && std::isdigit(static_cast<unsigned char>(t[e]))) ++e;
+    if (e == d || e - d > 5) continue;
+    // `rank1_w1.idx`, `rank3d`: a file or a word, not a rank said in words.
+    if (e < t.size() && (std::isalpha(static_cast<unsigned char>(t[e])) || t[e] == '_' ||
+                         (t[e] == '.' && e + 1 < t.size() && std::isalpha(static_cast<unsigned char>(t[e + 1])))))
+      continue;
+    const std::string_view before = word_before(t, at);
+    bool skip = false;
+    for (std::string_view w : {"local", "mp", "tp", "pp", "ep", "dp", "pipe", "pipeline", "tensor", "model", "expert",
+                               "node", "group", "from", "to", "peer", "src", "dst", "than", "other", "remote"})
+      if (before == w) skip = true;
+    if (skip) continue;
+    const int r = std::stoi(std::string(t.substr(d, e - d)));
+    if (found >= 0 && found != r) return -1;
+    found = r;
+  }
+  return found;
+}
 
 PathRank rank_in_paths(std::string_view message) {
   PathRank out;

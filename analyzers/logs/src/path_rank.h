@@ -19,4 +19,10 @@ struct PathRank {
 // extension): `rank 3 failed` is a message naming a rank, not a file.
 PathRank rank_in_paths(std::string_view message);
 
+// The one rank an error's own words name (`loss is NaN at step 2 on rank 1`, `Rank 3: bad
+// config`), for an error no launcher prefix tied to a process. Another axis (`local rank 1`,
+// `tp rank 2`), a peer (`from rank 2`, `to rank 0`, `peer rank 3`), a list (`ranks 1, 3`) and a
+// path (rank_in_paths' job) do not count; two different ranks name none. -1 when none.
+int rank_in_words(std::string_view message);
+
 }  // namespace denpex::logs

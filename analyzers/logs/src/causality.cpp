@@ -45,13 +45,23 @@ static bool signal_entry_initiates(const EventTracker& ev, uint64_t line) {
   if (!signal_line) return true;
   if (!ev.sigterm_pids().empty()) return false;
   constexpr double kMonitorWindow = 5;  // torchrun's default --monitor_interval, in seconds
-  std::string first, own;
+  // `Signal 6 (SIGABRT)`, without its `received by PID N`.
+  auto signal_of = [](const std::string& s) { return s.substr(0, s.find(" received")); };
+  std::string first, own, own_signal;
+  for (const auto* list : {&ev.root_causes(), &ev.other_failures()})
+    for (const auto& f : *list)
+      if (f.rank == rank && !f.signal.empty()) own_signal = signal_of(f.signal);
+  int same_signal = 0;
   for (const auto* list : {&ev.root_causes(), &ev.other_failures()})
     for (const auto& f : *list) {
       if (f.signal.find("SIGTERM") != std::string::npos) return false;
       if (first.empty() || f.time < first) first = f.time;
       if (f.rank == rank && !f.signal.empty()) own = f.time;
+      if (!own_signal.empty() && signal_of(f.signal) == own_signal) ++same_signal;
     }
+  // Several workers died of the same signal (every rank aborting on one NCCL error): the table
+  // does not say whose came first.
+  if (same_signal > 1) return false;
   const auto a = parse_timestamp(first), b = parse_timestamp(own);
   return a && b && *b - *a <= kMonitorWindow;
 }

@@ -73,6 +73,7 @@ const Case kCases[] = {
     {"ray-train-workers.log", "unrecognized-exception", 3, "RayTrainWorker pid=3382, ip=10.0.12.174"},
     {"srun-segfault-teardown.log", "slurm-task-exited-nonzero", 2, "gpu-b07"},
     {"ts-stamped-tee.log", "embedding-index-out-of-range-cpu", 2, ""},
+    {"torchrun-abort-root-cause-peer.log", "torchrun-worker-crash-signal", 1, ""},
 };
 
 }  // namespace

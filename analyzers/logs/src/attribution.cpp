@@ -551,6 +551,21 @@ int torchrun_log_dir_rank(std::string_view path) {
   size_t i = 0;
   return number(dir, i, r) && i == dir.size() ? r : -1;
 }
+
+// Open MPI's `--output-filename DIR` keeps each process's output as `DIR/<job>/rank.<N>/stdout`
+// (and stderr, stddiag): the directory above the file is the MPI_COMM_WORLD rank.
+int openmpi_output_rank(std::string_view path) {
+  const size_t slash = path.find_last_of('/');
+  if (slash == std::string_view::npos) return -1;
+  const std::string_view file = path.substr(slash + 1);
+  if (file != "stdout" && file != "stderr" && file != "stddiag") return -1;
+  const std::string_view dirs = path.substr(0, slash);
+  const std::string_view dir = dirs.substr(dirs.find_last_of('/') == std::string_view::npos ? 0 : dirs.find_last_of('/') + 1);
+  if (!dir.starts_with("rank.") || dir.size() > 10) return -1;
+  int r = 0;
+  size_t i = 5;
+  return number(dir, i, r) && i == dir.size() ? r : -1;
+}
 }  // namespace
 
 Attribution attribute_file(std::string_view path) {
@@ -558,6 +573,10 @@ Attribution attribute_file(std::string_view path) {
   if (const int local = torchrun_log_dir_rank(path); local >= 0) {
     a.rank = local;  // one node: the local rank is the rank
     a.local_rank = local;
+    return a;
+  }
+  if (const int rank = openmpi_output_rank(path); rank >= 0) {
+    a.rank = rank;
     return a;
   }
   std::string_view name = path;

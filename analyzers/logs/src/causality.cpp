@@ -566,13 +566,27 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
                      " while the others waited in SeqNum " + std::to_string(high->second);
       }
     }
-    if (hung < 0)
-      if (const Cand* c = launcher_failed()) {
-        // The launcher saw which process exited first: better evidence than which rank was quiet.
-        hung = std::atoi(c->hit.captures.at("failed_rank").c_str());
-        hang_notes.push_back(launcher_names(*c) + "; the other ranks' errors followed it.");
-        hang_start = "rank " + std::to_string(hung) + ": exited first, as the launcher reports";
-      }
+    // The launcher saw which process exited first: better evidence than which rank was quiet,
+    // unless that process's own error was a timeout. Then it exited first because it gave up
+    // first, and the rank it waited for is found below as any other hang's.
+    const Cand* launcher_first = launcher_failed();
+    auto apply_launcher = [&](const Cand* c) {
+      hung = std::atoi(c->hit.captures.at("failed_rank").c_str());
+      hang_notes.push_back(launcher_names(*c) + "; the other ranks' errors followed it.");
+      hang_start = "rank " + std::to_string(hung) + ": exited first, as the launcher reports";
+    };
+    const Cand* launcher_deferred = nullptr;
+    if (hung < 0 && launcher_first) {
+      const int named = std::atoi(launcher_first->hit.captures.at("failed_rank").c_str());
+      bool timed_out = false, other = false;
+      for (const auto& c : all)
+        if (c.source->rank == named && is_serious(c.entry))
+          (is_timeout(c.entry) ? timed_out : other) = true;
+      if (timed_out && !other)
+        launcher_deferred = launcher_first;
+      else
+        apply_launcher(launcher_first);
+    }
     if (hung < 0) {
       // A peer that names the faulty rank (`Rank 1 failed to pass monitoredBarrier`, `... from
       // rank 0. Please check rank 0 logs for faulty rank.`): the first one named.
@@ -759,6 +773,12 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
                        " waited for it (absent from the logs)";
         }
       }
+    }
+    if (launcher_deferred && hung < 0) {
+      apply_launcher(launcher_deferred);
+    } else if (launcher_deferred) {
+      hang_notes.push_back(launcher_names(*launcher_deferred) + ", but that rank's own error is a timeout: it exited "
+                           "first because it gave up first, not because it failed first.");
     }
     if (hung < 0) {
       // Every rank timed out, but not in the same call: the one whose traceback waits in another

@@ -35,6 +35,12 @@ TEST_CASE("file names attribute whole inputs") {
   CHECK(logs::attribute_file("run/treernn_snt3h42t/attempt_0/3/stderr.log").local_rank == 3);
   CHECK(logs::attribute_file("run/attempt_1/0/stdout.log").rank == 0);
   CHECK(logs::attribute_file("run/results/3/stderr.log").rank == -1);  // not torchrun's layout
+  // Open MPI --output-filename DIR: DIR/<job>/rank.<N>/{stdout,stderr}, N the world rank
+  CHECK(logs::attribute_file("mpi_out/1/rank.3/stderr").rank == 3);
+  CHECK(logs::attribute_file("mpi_out/1/rank.12/stdout").rank == 12);
+  CHECK(logs::attribute_file("mpi_out/1/rank.3/stderr").local_rank == -1);
+  CHECK(logs::attribute_file("mpi_out/1/rank.x/stderr").rank == -1);
+  CHECK(logs::attribute_file("out/1/stderr").rank == -1);
   CHECK(logs::attribute_file("node-05.out").node == "node-05");
   CHECK(logs::attribute_file("host-a.log").node == "host-a");
   CHECK(logs::attribute_file("logs/w1.log").rank == 1);

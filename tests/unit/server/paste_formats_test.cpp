@@ -74,6 +74,7 @@ const Case kCases[] = {
     {"srun-segfault-teardown.log", "slurm-task-exited-nonzero", 2, "gpu-b07"},
     {"ts-stamped-tee.log", "embedding-index-out-of-range-cpu", 2, ""},
     {"torchrun-abort-root-cause-peer.log", "torchrun-worker-crash-signal", 1, ""},
+    {"mpirun-output-filename-stall", "gloo-collective-timeout", 2, ""},
 };
 
 }  // namespace

@@ -616,17 +616,27 @@ std::optional<PeerFinding> odd_report(const std::vector<PeerLine>& lines) {
       }
       if (rank_valued) continue;
       auto odd = odd_value(held, shape);
-      if (!odd) continue;
+      // Counts that all differ (`55 sequences`, `46 sequences`) but one that is none: an empty
+      // shard, split or batch list is a setup apart even when no two peers agree.
+      bool empty = false;
+      if (!odd) {
+        std::vector<int> zero, counted;
+        for (const auto& [r, v] : held) (v == "0" ? zero : counted).push_back(r);
+        if (zero.size() != 1 || counted.size() < 2) continue;
+        odd = OddOneOut{zero.front(), shape, "0", "", counted};
+        empty = true;
+      }
       if (chosen && chosen->rank != odd->rank) return std::nullopt;  // two lines single out two ranks
       if (chosen) continue;
       const PeerLine& mine = *by_rank.at(odd->rank).front();
       const PeerLine& theirs = *by_rank.at(odd->others.front()).front();
+      const std::string usual = empty ? "counts above 0" : odd->usual;
       chosen = PeerFinding{odd->rank, "Rank " + std::to_string(odd->rank) + " reported " + odd->value + " where ranks " +
-                                          join(odd->others) + " all reported " + odd->usual + ": " + quote(mine) + " (" +
+                                          join(odd->others) + " all reported " + usual + ": " + quote(mine) + " (" +
                                           mine.where + ") against " + quote(theirs) + " (" + theirs.where +
                                           "); the rank whose setup differs is taken as the one that failed first (an "
                                           "inference from the ranks' own lines).",
-                          "its setup differed from every other rank's"};
+                          empty ? "it had none of what every other rank had some of" : "its setup differed from every other rank's"};
     }
   }
   return chosen;

@@ -74,6 +74,31 @@ TEST_CASE("the one rank whose one-off setup report differs initiates an unranked
   }
 }
 
+TEST_CASE("the one rank whose one-off count is 0 initiates, though no two peers' counts agree") {
+  const std::string split =
+      "rank 0: eval split has 5 batches\n"
+      "rank 1: eval split has 0 batches\n"
+      "rank 2: eval split has 9 batches\n"
+      "rank 3: eval split has 11 batches\n";
+  auto r = diagnose(split + kStop + kClosed + kClosed);
+  CHECK(rank_of(r) == 1);
+  CHECK(says(r, "Rank 1 reported 0 where ranks 0, 2, 3 all reported counts above 0"));
+
+  SUBCASE("two empty ranks: no rank is named") {
+    std::string two = split;
+    two.replace(two.find("9 batches"), 1, "0");
+    CHECK(rank_of(diagnose(two + kStop + kClosed + kClosed)) == -1);
+  }
+  SUBCASE("one peer beside the empty rank is too few to compare with") {
+    CHECK(rank_of(diagnose("rank 0: eval split has 5 batches\nrank 1: eval split has 0 batches\n" + std::string(kStop) +
+                           kClosed)) == -1);
+  }
+  SUBCASE("a count every rank logs at 0 (a first step) singles out nobody") {
+    CHECK(rank_of(diagnose("rank 0: epoch 0 has 5 batches\nrank 1: epoch 0 has 7 batches\nrank 2: epoch 0 has 9 batches\n" +
+                           std::string(kStop) + kClosed + kClosed)) == -1);
+  }
+}
+
 TEST_CASE("the rank whose output stopped first initiates: its peers logged a step it never did") {
   // glog heads carry the pid; the process group line ties each pid to its rank.
   const std::string log =

@@ -75,6 +75,7 @@ const Case kCases[] = {
     {"ts-stamped-tee.log", "embedding-index-out-of-range-cpu", 2, ""},
     {"torchrun-abort-root-cause-peer.log", "torchrun-worker-crash-signal", 1, ""},
     {"mpirun-output-filename-stall", "gloo-collective-timeout", 2, ""},
+    {"empty-eval-split.log", "unrecognized-exception", 1, ""},
 };
 
 }  // namespace

@@ -191,6 +191,9 @@ size_t paste_prefix(std::string_view line) {
     if (i < line.size() && line[i] == ' ') ++i;
     return i;
   }
+  // The same frame in ASCII, as log viewers and benchmark runners indent a child's output
+  // (`        | [rank0]: Traceback ...`).
+  if (i + 1 < line.size() && line[i] == '|' && line[i + 1] == ' ') return i + 2;
   int n = 0;
   size_t j = i;
   if (j < line.size() && line[j] == '[') {

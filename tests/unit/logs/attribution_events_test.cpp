@@ -25,6 +25,12 @@ TEST_CASE("attribution reads ranks, local ranks and nodes from real prefixes") {
   CHECK(logs::attribute_line("[2024-01-01 12:00:00,000] [INFO] [engine.py:1] [rank 5] loss scale 1024").rank == 5);
   CHECK(logs::attribute_line("the rank 5 of them").rank == -1);
   CHECK(logs::attribute_line("slurmstepd-node-07: error: Exceeded job memory limit").strip == 0);
+  // A runner's ASCII frame around its child's output (milabench): the rank behind it.
+  auto f = logs::attribute_line("        | [rank0]: FileNotFoundError: Caught FileNotFoundError in DataLoader worker process 2.");
+  CHECK(f.rank == 0);
+  CHECK(f.body("        | [rank0]: FileNotFoundError: x").starts_with("FileNotFoundError"));
+  CHECK(logs::attribute_line("| [rank3]: Traceback (most recent call last):").rank == 3);
+  CHECK(logs::attribute_line("|rank3| not a frame").strip == 0);
 }
 
 TEST_CASE("file names attribute whole inputs") {

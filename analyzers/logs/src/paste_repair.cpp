@@ -305,6 +305,31 @@ std::optional<std::pair<size_t, size_t>> bold_line(std::string_view l) {
   return std::make_pair(i, l.size() - 2);
 }
 
+// Two processes printing to one pipe at once: `print` writes its text and its newline apart, so
+// one process's line lands glued to another's and the two newlines follow as an empty line
+// (`rank 3: eval split has 11 batchesrank 0: eval split has 5 batches`, then ``). Where the line
+// begins again with its own head (the words before its first number, the number masked, and
+// the punctuation after it), glued to text with no space between: the cut, else 0.
+size_t glued_at(std::string_view l) {
+  size_t d = 0;
+  while (d < l.size() && d < 24 && !is_digit(l[d])) ++d;
+  if (d == 0 || d >= l.size() || d >= 24) return 0;
+  if (std::none_of(l.begin(), l.begin() + static_cast<std::ptrdiff_t>(d), is_alpha)) return 0;
+  size_t e = d;
+  while (e < l.size() && is_digit(l[e])) ++e;
+  size_t h = e;
+  while (h < l.size() && h - e < 3 && (l[h] == ':' || l[h] == ']' || l[h] == ')' || l[h] == ' ')) ++h;
+  if (h == e) return 0;  // `step 12 ...`: a number, not a head
+  const std::string_view words = l.substr(0, d), after = l.substr(e, h - e);
+  for (size_t k = l.find(words, h); k != std::string_view::npos; k = l.find(words, k + 1)) {
+    if (l[k - 1] == ' ' || (k + d < l.size() && !is_digit(l[k + d]))) continue;
+    size_t j = k + d;
+    while (j < l.size() && is_digit(l[j])) ++j;
+    if (l.substr(j, after.size()) == after) return k;
+  }
+  return 0;
+}
+
 std::optional<RepairedPaste> repair_paste(std::string_view paste) {
   // The frame goes first: the wrapping inside it shows only once the padding is gone.
   const std::optional<std::string> unframed_text = unframed(paste);
@@ -322,13 +347,19 @@ std::optional<RepairedPaste> repair_paste(std::string_view paste) {
     });
     bool bold = false;
     for_each_line(paste, [&](std::string_view l) { bold = bold || bold_line(l); });
-    if (!flattened && !bold) return std::nullopt;
+    bool glued = false;
+    std::string_view before;
+    for_each_line(paste, [&](std::string_view l) {
+      glued = glued || (l.empty() && !before.empty() && glued_at(before));
+      before = l;
+    });
+    if (!flattened && !bold && !glued) return std::nullopt;
   }
   const std::vector<std::string_view> lines = split_lines(paste);
   RepairedPaste out;
   out.physical_lines = lines.size();
   out.text.reserve(paste.size() + 64);
-  size_t joins = 0, flattened = 0, unbolded = 0;
+  size_t joins = 0, flattened = 0, unbolded = 0, unglued = 0;
   std::string line;
   for (size_t i = 0; i < lines.size(); ++i) {
     const uint64_t physical = i + 1;
@@ -347,6 +378,16 @@ std::optional<RepairedPaste> repair_paste(std::string_view paste) {
         ++joins;
       }
     }
+    if (i + 1 < lines.size() && lines[i + 1].empty())
+      if (const size_t cut = glued_at(line)) {
+        out.text.append(line, 0, cut).push_back('\n');
+        out.text.append(line, cut).push_back('\n');
+        out.physical.push_back(physical);
+        out.physical.push_back(physical);
+        ++i;  // the empty line is the second newline
+        ++unglued;
+        continue;
+      }
     std::vector<Piece> pieces = line.size() >= 160 ? flattened_pieces(line) : std::vector<Piece>{};
     if (pieces.empty()) {
       out.text.append(line).push_back('\n');
@@ -363,7 +404,8 @@ std::optional<RepairedPaste> repair_paste(std::string_view paste) {
       out.physical.push_back(physical);
     }
   }
-  if (joins == 0 && flattened == 0 && unbolded == 0 && !unframed_text && !unlabelled_text && !upright) return std::nullopt;
+  if (joins == 0 && flattened == 0 && unbolded == 0 && unglued == 0 && !unframed_text && !unlabelled_text && !upright)
+    return std::nullopt;
   if (unframed_text) out.what = "a log viewer's frame (`│ ... │`) taken off";
   if (unlabelled_text) {
     if (!out.what.empty()) out.what += "; ";
@@ -383,6 +425,11 @@ std::optional<RepairedPaste> repair_paste(std::string_view paste) {
     if (!out.what.empty()) out.what += "; ";
     out.what += std::to_string(flattened) + (flattened == 1 ? " line" : " lines") +
                 " holding a flattened log split at its line heads";
+  }
+  if (unglued > 0) {
+    if (!out.what.empty()) out.what += "; ";
+    out.what += std::to_string(unglued) + (unglued == 1 ? " line" : " lines") +
+                " where two processes' prints landed glued together split";
   }
   if (unbolded > 0) {
     if (!out.what.empty()) out.what += "; ";

@@ -262,3 +262,25 @@ TEST_CASE("paste repair: a paste from a log viewer that lists the newest line fi
                   .has_value());
   CHECK(repair_paste("2024-05-01 12:00:09 b\n2024-05-01 12:00:05 a\n2024-05-01 12:00:01 c\n").has_value());
 }
+
+TEST_CASE("paste repair: two processes' prints glued on one line, their newlines after it, are split") {
+  // Real torch 1.13 torchrun output: print() writes text and newline apart, so rank 3's line
+  // lands after rank 1's text and the two newlines follow it.
+  auto r = repair_paste("rank 1: step 2 loss 1.0753rank 3: step 2 loss 1.0987\n\nrank 2: step 2 loss 1.1190\n");
+  REQUIRE(r);
+  CHECK(r->text == "rank 1: step 2 loss 1.0753\nrank 3: step 2 loss 1.0987\nrank 2: step 2 loss 1.1190\n");
+  CHECK(r->physical == std::vector<uint64_t>{1, 1, 3});
+  CHECK(r->what.find("glued") != std::string::npos);
+  CHECK(repair_paste("[worker 2] saved shard 12[worker 0] saved shard 3\n\n")->text ==
+        "[worker 2] saved shard 12\n[worker 0] saved shard 3\n");
+
+  SUBCASE("the head again after a space is the line's own words") {
+    CHECK_FALSE(repair_paste("rank 0: waiting for rank 1: ok\n\nrank 1: done\n"));
+  }
+  SUBCASE("no empty line after it: no second newline, no glue") {
+    CHECK_FALSE(repair_paste("rank 1: step 2 loss 1.0753rank 3: step 2 loss 1.0987\nrank 2: step 2\n"));
+  }
+  SUBCASE("a line that starts with a number has no head to find again") {
+    CHECK_FALSE(repair_paste("12 items in 3 shards12 items in 3 shards\n\n"));
+  }
+}

@@ -76,6 +76,7 @@ const Case kCases[] = {
     {"torchrun-abort-root-cause-peer.log", "torchrun-worker-crash-signal", 1, ""},
     {"mpirun-output-filename-stall", "gloo-collective-timeout", 2, ""},
     {"empty-eval-split.log", "unrecognized-exception", 1, ""},
+    {"glued-prints-empty-split.log", "unrecognized-exception", 1, ""},
 };
 
 }  // namespace

@@ -189,7 +189,13 @@ TEST_CASE("paste repair: logs that only look reshaped are left alone") {
         name.starts_with("reversed-") || name.ends_with(".md"))
       continue;
     CAPTURE(e.path().string());
-    CHECK_FALSE(repair_paste(read_file(e.path())).has_value());
+    // Real runs whose ranks print() at once glue lines; splitting them is the one repair such
+    // a log may get.
+    if (auto r = repair_paste(read_file(e.path()))) {
+      CAPTURE(r->what);
+      CHECK(r->what.ends_with("where two processes' prints landed glued together split"));
+      CHECK(r->what.find(';') == std::string::npos);
+    }
     ++seen;
   }
   CHECK(seen >= 40);

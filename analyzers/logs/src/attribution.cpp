@@ -252,7 +252,9 @@ size_t host_prefix(std::string_view line, std::string& host) {
     upper = upper || std::isupper(static_cast<unsigned char>(line[i]));
     ++i;
   }
-  if (i == 0 || !sep || line.substr(i, 2) != ": " || !ascii_alnum(static_cast<unsigned char>(line[0]))) return 0;
+  // pdsh's `host: `, or GNU parallel's `--tag` (the argument, here a host, then a TAB).
+  const size_t after = line.substr(i, 2) == ": " ? 2 : (i < line.size() && line[i] == '\t') ? 1 : 0;
+  if (i == 0 || !sep || after == 0 || !ascii_alnum(static_cast<unsigned char>(line[0]))) return 0;
   if (!digit) {
     const std::string_view name = line.substr(0, i);
     const size_t dash = name.rfind('-');
@@ -278,7 +280,7 @@ size_t host_prefix(std::string_view line, std::string& host) {
   // `2024-05-01: ` is a date, not a host.
   if (name.size() == 10 && name[4] == '-' && name[7] == '-' && is_digit(name[0])) return 0;
   host = std::string(name);
-  return i + 2;
+  return i + after;
 }
 
 // `kubectl logs --prefix`: `[pod/train-worker-3/pytorch] text`.

@@ -98,8 +98,20 @@ std::string source_str(const SourceInfo& s) {
 // The global rank of a local rank on the node whose agent printed its rendezvous result in this
 // source (`global_ranks=[4, 5, 6, 7]`), or -1 when the log does not show the mapping.
 int global_rank_of(const SourceInfo& s, int local) {
+  if (local < 0) return -1;
   const auto& g = s.events.global_ranks();
-  return local >= 0 && static_cast<size_t>(local) < g.size() ? g[static_cast<size_t>(local)] : -1;
+  if (!g.empty()) return static_cast<size_t>(local) < g.size() ? g[static_cast<size_t>(local)] : -1;
+  // Else the same agent's failure table: each row gives `rank : 2 (local_rank: 0)`, and a node's
+  // workers hold consecutive global ranks, so every row's rank less its local rank is the node's
+  // first rank (rows that disagree give nothing).
+  int offset = -1;
+  for (const auto* list : {&s.events.root_causes(), &s.events.other_failures()})
+    for (const auto& f : *list) {
+      if (f.rank < 0 || f.local_rank < 0 || f.rank < f.local_rank) continue;
+      if (offset >= 0 && offset != f.rank - f.local_rank) return -1;
+      offset = f.rank - f.local_rank;
+    }
+  return offset >= 0 ? offset + local : -1;
 }
 
 std::string at(const Diagnoser::State& st, const Cand& c) {
@@ -1149,7 +1161,8 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
         const int global = global_rank_of(s, local);
         rank = global >= 0 ? global : local;
         how = ", the one local rank (" + std::to_string(local) + ") its failure table does not list" +
-              (global >= 0 ? "" : " (one node: its rank)");
+              (global >= 0 ? (global == local ? "" : " (global rank " + std::to_string(global) + " by the table's rows)")
+                           : " (one node: its rank)");
       }
       if (rank < 0 || timed_out_ranks.count(rank)) continue;
       d.initiating_rank = rank;

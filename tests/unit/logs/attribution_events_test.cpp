@@ -25,6 +25,12 @@ TEST_CASE("attribution reads ranks, local ranks and nodes from real prefixes") {
   CHECK(logs::attribute_line("[2024-01-01 12:00:00,000] [INFO] [engine.py:1] [rank 5] loss scale 1024").rank == 5);
   CHECK(logs::attribute_line("the rank 5 of them").rank == -1);
   CHECK(logs::attribute_line("slurmstepd-node-07: error: Exceeded job memory limit").strip == 0);
+  // GNU parallel --tag: the argument (a host) and a TAB.
+  auto g = logs::attribute_line("gpu-a01\tWARNING:torch.distributed.elastic.multiprocessing.api:Sending process 11757 closing signal SIGTERM");
+  CHECK(g.node == "gpu-a01");
+  CHECK(g.strip == 8);
+  CHECK(logs::attribute_line("0\tstep 4 loss 0.2").node.empty());
+  CHECK(logs::attribute_line("model.py\tline 3").node.empty());
   // A runner's ASCII frame around its child's output (milabench): the rank behind it.
   auto f = logs::attribute_line("        | [rank0]: FileNotFoundError: Caught FileNotFoundError in DataLoader worker process 2.");
   CHECK(f.rank == 0);

@@ -77,6 +77,7 @@ const Case kCases[] = {
     {"mpirun-output-filename-stall", "gloo-collective-timeout", 2, ""},
     {"empty-eval-split.log", "unrecognized-exception", 1, ""},
     {"glued-prints-empty-split.log", "unrecognized-exception", 1, ""},
+    {"parallel-tag-two-agents-stall.log", "gloo-collective-timeout", 3, ""},
 };
 
 }  // namespace

@@ -747,6 +747,9 @@ void Diagnoser::show_paste_lines(Report& report) const {
   if (report.root_cause) show(report.root_cause->where);
 }
 
+// A cut paste's last frame may still be followed by its source line and a `^^^^` marker.
+constexpr uint64_t kCutOffTail = 3;
+
 void Diagnoser::add_cut_off_tracebacks(std::vector<Hit>& hits) {
   // A paste that ends inside a traceback has no exception line for any fingerprint to match,
   // yet it shows which process was failing: the fallback for unknown exceptions stands for it
@@ -761,6 +764,10 @@ void Diagnoser::add_cut_off_tracebacks(std::vector<Hit>& hits) {
     const SourceInfo& s = st.sources[i];
     if (s.events.exceptions().empty() || !s.events.exceptions().back().cut_off) continue;
     const ExceptionEvent& ev = s.events.exceptions().back();
+    // Only where the input itself ends inside it: a traceback whose lines stop long before the
+    // input does was interrupted by another process's output (two tracebacks interleaved), and
+    // its exception line is among the lines that follow, under no rank.
+    if (st.inputs[s.input].summary.lines > ev.line + kCutOffTail) continue;
     Hit h;
     h.source = i;
     h.line = ev.line;

@@ -78,6 +78,7 @@ const Case kCases[] = {
     {"empty-eval-split.log", "unrecognized-exception", 1, ""},
     {"glued-prints-empty-split.log", "unrecognized-exception", 1, ""},
     {"parallel-tag-two-agents-stall.log", "gloo-collective-timeout", 3, ""},
+    {"monitored-barrier-interleaved.log", "monitored-barrier-rank-failed", 2, ""},
 };
 
 }  // namespace

@@ -638,8 +638,20 @@ void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offs
   src.last_order = st.order;
   src.last_time = in.last_time;
   const bool was_idle = src.events.idle();
+  const size_t exceptions = src.events.exceptions().size();
   src.events.feed(lineno, body);
   if (was_idle != src.events.idle()) was_idle ? ++st.busy : --st.busy;
+  if (src.events.exceptions().size() > exceptions && src.events.exceptions().back().unconventional_name) {
+    // A line some entry reads (`torch._dynamo.exc.FailOnRecompileLimitHit: ...`) is that entry's;
+    // any other gets the fallback's hit at the end, in this line's place.
+    const std::vector<int>& read = ids ? *ids : st.scanner.ids(body);
+    if (std::none_of(read.begin(), read.end(), [&](int id) { return matcher_.fingerprint(id) != nullptr; })) {
+      st.unconventional.emplace_back(source, lineno);
+      HitMeta& meta = st.meta[{source, lineno}];
+      meta.order = st.order;
+      meta.time = in.last_time;
+    }
+  }
   if (!st.first_error_line && error_like(body))
     st.first_error_line = LineRef{{in.summary.file, lineno}, rank, std::string(cap(body, 2048))};
 
@@ -708,6 +720,7 @@ Report Diagnoser::finish() {
   for (auto& s : st.sources) s.events.finish();
   std::vector<Hit> hits = st.scanner.finish();
   add_cut_off_tracebacks(hits);
+  add_unconventional_exceptions(hits);
   name_files_by_their_words(st);
   Report report = build_report(matcher_, st, std::move(hits));
   show_paste_lines(report);
@@ -750,14 +763,42 @@ void Diagnoser::show_paste_lines(Report& report) const {
 // A cut paste's last frame may still be followed by its source line and a `^^^^` marker.
 constexpr uint64_t kCutOffTail = 3;
 
+namespace {
+std::vector<core::Entry>::const_iterator fallback_entry(const std::vector<core::Entry>& entries) {
+  return std::find_if(entries.begin(), entries.end(), [](const core::Entry& e) {
+    return std::find(e.tags.begin(), e.tags.end(), "fallback") != e.tags.end();
+  });
+}
+}  // namespace
+
+void Diagnoser::add_unconventional_exceptions(std::vector<Hit>& hits) {
+  // A traceback ending in a class of the job's own named outside the Error/Exception convention
+  // (`VocabMismatch: ...`) is an unknown exception like any other; no fingerprint can read such
+  // a line (it holds no literal for the screen), the tracker did, where Python puts it.
+  const auto& entries = matcher_.entries();
+  auto fallback = fallback_entry(entries);
+  if (fallback == entries.end()) return;
+  State& st = *state_;
+  for (const auto& [source, line] : st.unconventional)
+    for (const ExceptionEvent& ev : st.sources[source].events.exceptions()) {
+      if (ev.line != line) continue;
+      Hit h;
+      h.source = source;
+      h.line = ev.line;
+      h.entry = static_cast<uint32_t>(fallback - entries.begin());
+      h.confidence = 0.12;
+      h.captures = {{"type", ev.type}, {"message", ev.message}};
+      h.text = describe(ev, Scanner::kMaxHitText);
+      hits.push_back(std::move(h));
+    }
+}
+
 void Diagnoser::add_cut_off_tracebacks(std::vector<Hit>& hits) {
   // A paste that ends inside a traceback has no exception line for any fingerprint to match,
   // yet it shows which process was failing: the fallback for unknown exceptions stands for it
   // (causality decides, as for any unknown exception, whether it started the failure).
   const auto& entries = matcher_.entries();
-  auto fallback = std::find_if(entries.begin(), entries.end(), [](const core::Entry& e) {
-    return std::find(e.tags.begin(), e.tags.end(), "fallback") != e.tags.end();
-  });
+  auto fallback = fallback_entry(entries);
   if (fallback == entries.end()) return;
   State& st = *state_;
   for (uint32_t i = 0; i < st.sources.size(); ++i) {

@@ -40,7 +40,25 @@ bool ends_with_suffix(std::string_view type) {
 
 }  // namespace
 
-std::optional<std::pair<std::string, std::string>> split_exception_line(std::string_view text) {
+// `VocabMismatch`, `FeatureSchemaDrift`: two or more capitalised humps, each an uppercase letter
+// and then lowercase letters or digits. Not `INFO`, not `Epoch`.
+bool camel_case_class(std::string_view name) {
+  size_t humps = 0, i = 0;
+  while (i < name.size()) {
+    if (!std::isupper(static_cast<unsigned char>(name[i]))) return false;
+    size_t j = i + 1;
+    while (j < name.size() && (std::islower(static_cast<unsigned char>(name[j])) || std::isdigit(static_cast<unsigned char>(name[j]))))
+      ++j;
+    if (j == i + 1) return false;
+    ++humps;
+    i = j;
+  }
+  return humps >= 2;
+}
+
+std::optional<std::pair<std::string, std::string>> split_exception_line(std::string_view text, bool after_frames,
+                                                                        bool* unconventional) {
+  if (unconventional) *unconventional = false;
   if (text.empty() || text[0] == ' ' || text[0] == '\t') return std::nullopt;
   size_t end = 0;
   while (end < text.size() && end < 200 &&
@@ -53,9 +71,14 @@ std::optional<std::pair<std::string, std::string>> split_exception_line(std::str
   // A bare name (`KeyboardInterrupt`) or `Name: message`; the name must look like an exception.
   std::string_view last = type.substr(type.rfind('.') == std::string_view::npos ? 0 : type.rfind('.') + 1);
   // Two common classes outside that naming: an uncaught StopIteration, a debugger's `bdb.BdbQuit`.
-  if (!ends_with_suffix(last) && last != "StopIteration" && last != "BdbQuit" && type.find("::") == std::string_view::npos)
-    return std::nullopt;
   std::string_view msg = end < text.size() ? trim(text.substr(end + 1)) : std::string_view{};
+  if (!ends_with_suffix(last) && last != "StopIteration" && last != "BdbQuit" && type.find("::") == std::string_view::npos) {
+    // Where Python puts the exception line, right after the frames, a class of the job's own
+    // named outside that convention is still the exception: only with a message, so that a bare
+    // word another process printed there is not taken for one.
+    if (!after_frames || msg.empty() || !camel_case_class(last)) return std::nullopt;
+    if (unconventional) *unconventional = true;
+  }
   return std::make_pair(std::string(type), std::string(msg.substr(0, kMaxMessage)));
 }
 
@@ -98,7 +121,8 @@ bool looks_like_error(std::string_view text) {
 }
 
 void EventTracker::exception_line(uint64_t line, std::string_view text) {
-  auto split = split_exception_line(text);
+  bool unconventional = false;
+  auto split = split_exception_line(text, true, &unconventional);
   if (!split) return;
   if (exceptions_.size() >= kMaxEvents) return;
   ExceptionEvent ev;
@@ -109,6 +133,7 @@ void EventTracker::exception_line(uint64_t line, std::string_view text) {
   ev.chained = std::move(pending_chain_);
   ev.last_frame = std::move(last_frame_);
   ev.frames = frames_;
+  ev.unconventional_name = unconventional;
   if (stack_frames_kept_ + stack_.size() <= kMaxStackFrames) {
     stack_frames_kept_ += stack_.size();
     ev.stack = std::move(stack_);
@@ -491,7 +516,7 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
       return;
     }
     const bool source_expected = std::exchange(after_frame_, false);
-    if (source_expected && !stack_.empty() && !text.empty() && !split_exception_line(text))
+    if (source_expected && !stack_.empty() && !text.empty() && !split_exception_line(text, true))
       stack_.back().code = std::string(trim(text).substr(0, kMaxFrameCode));
     if (text.starts_with(" ") || text.starts_with("\t") || text.empty()) return;  // source lines, carets
     // A frame line a paste cut short (`File "/workspace/trai`): still inside the traceback.
@@ -501,7 +526,7 @@ void EventTracker::feed(uint64_t line, std::string_view text) {
     }
     // A collector that trims lines leaves a frame's source line unindented: right after a frame,
     // a line that is not an exception is that source line.
-    if (source_expected && !split_exception_line(text)) return;
+    if (source_expected && !split_exception_line(text, true)) return;
     state_ = State::Idle;
     exception_line(line, text);
     return;

@@ -163,6 +163,16 @@ TEST_CASE("exception lines are told apart from prose") {
   CHECK(logs::split_exception_line("KeyboardInterrupt"));
   CHECK_FALSE(logs::split_exception_line("Epoch 3: loss went up"));
   CHECK_FALSE(logs::split_exception_line("  RuntimeError: indented source line"));
+  // A class of the job's own, outside the Error/Exception naming: only where a traceback's frames end.
+  bool unconventional = false;
+  CHECK_FALSE(logs::split_exception_line("VocabMismatch: tokenizer has 32003 entries"));
+  CHECK(logs::split_exception_line("VocabMismatch: tokenizer has 32003 entries", true, &unconventional));
+  CHECK(unconventional);
+  CHECK(logs::split_exception_line("data.checks.FeatureSchemaDrift: column 7 is float64", true));
+  CHECK(logs::split_exception_line("KeyError: 'labels'", true, &unconventional));
+  CHECK_FALSE(unconventional);
+  for (const char* prose : {"Epoch: 3", "INFO: saved", "VocabMismatch", "TrainingConfig:", "Loss Went: up", "dataConfig: x"})
+    CHECK_MESSAGE(!logs::split_exception_line(prose, true), prose);
   CHECK(logs::looks_like_error("ERROR: something"));
   CHECK_FALSE(logs::looks_like_error("step 10 loss 2.1"));
 }

@@ -160,6 +160,30 @@ TEST_CASE("an unknown exception initiates only inside a cascade") {
   CHECK(d.findings[0].find("ranks 0, 1 failed as collateral") != std::string::npos);
 }
 
+TEST_CASE("an exception class named outside the Error convention initiates like any unknown exception") {
+  const char* drift =
+      "step 40 loss 2.31\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/w/train.py\", line 88, in <module>\n"
+      "    batch = validate(next(it))\n"
+      "  File \"/w/checks.py\", line 12, in validate\n"
+      "    raise FeatureSchemaDrift(f\"column {i} is {dtype}, expected float32\")\n"
+      "checks.FeatureSchemaDrift: column 7 is float64, expected float32\n";
+  auto cascade = diagnose({{"rank0.log", kClosed}, {"rank1.log", drift}, {"rank2.log", kClosed}});
+  REQUIRE_FALSE(cascade.diagnoses.empty());
+  const auto& d = cascade.diagnoses[0];
+  CHECK(d.entry->id == "unrecognized-exception");
+  CHECK(d.initiating_rank == 1);
+  REQUIRE_FALSE(d.findings.empty());
+  CHECK(d.findings[0].find("rank 1 raised `checks.FeatureSchemaDrift: column 7 is float64, expected float32` at checks.py:12") !=
+        std::string::npos);
+  // The same words outside a traceback are a log line, not an exception.
+  auto prose = diagnose({{"rank0.log", kClosed}, {"rank1.log", "step 40 loss 2.31\nTrainingConfig: lr=0.1 warmup=500\n"},
+                         {"rank2.log", kClosed}});
+  REQUIRE_FALSE(prose.diagnoses.empty());
+  CHECK(prose.diagnoses[0].entry->id != "unrecognized-exception");
+}
+
 TEST_CASE("an unknown exception after the rank's own collateral symptom does not initiate") {
   std::string late = std::string(kClosed) + "During handling of the above exception, another exception occurred:\n" + kKeyError;
   auto r = diagnose({{"rank0.log", kClosed}, {"rank1.log", late}, {"rank2.log", "step 2 rank 2\n"}});

@@ -120,6 +120,7 @@ class Diagnoser {
   static int logged_traceback(struct InputState& in, std::string_view chunk, size_t offset, uint64_t lineno,
                               std::string_view line, std::string_view body);
   void add_cut_off_tracebacks(std::vector<Hit>& hits);
+  void add_unconventional_exceptions(std::vector<Hit>& hits);
   void show_paste_lines(Report& report) const;
 
   const Matcher& matcher_;

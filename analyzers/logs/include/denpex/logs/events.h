@@ -39,6 +39,10 @@ struct ExceptionEvent {
   // The input ended inside the traceback (a paste cut short): no exception line was seen, `type`
   // is empty and `line` is its last frame's.
   bool cut_off = false;
+  // Its class is named outside Python's Error/Exception convention (`VocabMismatch: ...`), read
+  // only because it ended a traceback's frames: no fingerprint reads such a line, the fallback for
+  // unknown exceptions stands for it (Diagnoser).
+  bool unconventional_name = false;
 };
 
 // torchrun / torch.distributed.elastic's failure summary.
@@ -186,8 +190,11 @@ int missing_worker_index(std::vector<long> pids);
 std::string describe(const ExceptionEvent& ev, size_t max_message = 160);
 
 // `RuntimeError: boom` -> {"RuntimeError", "boom"}; nullopt when the line does not look like the
-// last line of a Python traceback.
-std::optional<std::pair<std::string, std::string>> split_exception_line(std::string_view text);
+// last line of a Python traceback. `after_frames`: the line right after a traceback's frames,
+// where a CamelCase class with a message (`VocabMismatch: 3 ids`) is taken too and sets
+// `*unconventional`.
+std::optional<std::pair<std::string, std::string>> split_exception_line(std::string_view text, bool after_frames = false,
+                                                                        bool* unconventional = nullptr);
 
 // Lines a person would call an error: `Error`, `Exception`, `FAILED`, `Killed`, `fatal`, ...
 bool looks_like_error(std::string_view text);

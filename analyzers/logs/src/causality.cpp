@@ -716,20 +716,25 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
         const std::string what = timeouts ? "timed out waiting for a peer" : "lost the connection to a peer";
         // libstdc++'s last words for an exception nothing caught: the process aborted, not silently.
         const bool aborted = last.find("terminate called after throwing") != std::string::npos || last.find("  what():  ") != std::string::npos;
+        const bool left = !aborted && !timeouts && says_leaving(last);
         hang_notes.push_back("Rank" + std::string(others.size() > 1 ? "s " : " ") + join_ranks(others) + " " + what +
                              "; rank " + std::to_string(hung) + (aborted ? " raised no Python error" : " reported no error at all") +
                              (last.empty() ? "" : " (its last line: `" + last + "`)") + ": " +
                              (aborted ? "a C++ exception that nothing caught aborted it (SIGABRT)."
                               : timeouts ? "its progress stopped first (a hang: a deadlock, a stuck collective, slow I/O)."
+                              : left     ? "it left the job on its own while its peers were still in a collective (it "
+                                           "ran out of data or steps before them: uneven shards or step counts)."
                                          : "it died without a word (SIGKILL, the OOM killer, a lost node)."));
         hang_notes.push_back(aborted ? "Collect: its core dump (`coredumpctl gdb`, then `bt`), or rerun with "
                                        "`python -X faulthandler` for the Python stack at the abort."
                              : timeouts ? "Collect: py-spy dump --pid <pid> of rank " + std::to_string(hung) +
                                             " while it hangs, or TORCH_DISTRIBUTED_DEBUG=DETAIL and the launcher's exit codes."
+                             : left     ? "Check: the number of batches or steps each rank runs (its shard's size, drop_last, "
+                                          "a DistributedSampler), and its exit code; give every rank the same count."
                                       : "Collect: `dmesg -T | grep -i -E 'killed process|oom'` on its node, `sacct -j <job> "
                                         "-o JobID,State,ExitCode,MaxRSS`, and the launcher's exit codes (-9 = SIGKILL).");
         hang_start = "rank " + std::to_string(hung) +
-                     (aborted ? ": aborted" : timeouts ? ": stopped making progress" : ": stopped without an error") +
+                     (aborted ? ": aborted" : timeouts ? ": stopped making progress" : left ? ": left the job early" : ": stopped without an error") +
                      (last.empty() ? "" : " after `" + last + "`") + (aborted ? "; the other ranks lost it" : "; the other ranks waited for it");
       }
       // The others timed out waiting, and one rank's only errors are a lost connection after

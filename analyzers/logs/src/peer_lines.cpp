@@ -376,18 +376,21 @@ const PeerLine* lone_before(const std::vector<PeerLine>& lines, const PeerPos& f
   return ranks.size() == 1 ? shown : nullptr;
 }
 
-bool says_leaving(const PeerLine& l) {
-  std::string low = l.text;
+bool line_says_leaving(const PeerLine& l) { return says_leaving(std::string_view(l.text)); }
+}  // namespace
+
+bool says_leaving(std::string_view text) {
+  std::string low(text);
   for (char& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   for (std::string_view w : {"shutting down", "early stopping", "early-stopping", "stopping early", "exiting",
-                             "stopping training", "training finished", "training complete", "destroy_process_group"})
+                             "stopping training", "training finished", "training complete", "training done",
+                             "finished training", "destroy_process_group"})
     if (low.find(w) != std::string::npos) return true;
   return false;
 }
-}  // namespace
 
 std::optional<PeerFinding> lone_departure(const std::vector<PeerLine>& lines, const PeerPos& first) {
-  const PeerLine* shown = lone_before(lines, first, [](const PeerLine& l) { return !l.error && says_leaving(l); });
+  const PeerLine* shown = lone_before(lines, first, [](const PeerLine& l) { return !l.error && line_says_leaving(l); });
   if (!shown) return std::nullopt;
   return PeerFinding{shown->rank, "Rank " + std::to_string(shown->rank) + " said it was stopping before its peers lost "
                                   "a connection, and no other rank did: " + quote(*shown) + " (" + shown->where +

@@ -56,6 +56,9 @@ std::optional<PeerFinding> node_rank(const std::vector<PeerLine>& lines, const s
 // One rank, and only one, logged an error record before `first` (the earliest symptom).
 std::optional<PeerFinding> lone_error_record(const std::vector<PeerLine>& lines, const PeerPos& first);
 
+// A line in which a process says it is leaving: `training done`, `early stopping ...`, `exiting`.
+bool says_leaving(std::string_view text);
+
 // One rank, and only one, said it was leaving (`early stopping ..., shutting down`, `exiting`)
 // before `first`, the earliest symptom of a lost peer: it left the collectives the others were in.
 std::optional<PeerFinding> lone_departure(const std::vector<PeerLine>& lines, const PeerPos& first);

@@ -31,6 +31,11 @@ int world_named(std::string_view line) {
   for (char& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   for (std::string_view key : {"world_size", "world size", "world-size", "worldsize"})
     if (size_t at = low.find(key); at != std::string::npos) return number_after(low, at + key.size());
+  // The short key scripts log (`host=osprey rank=1 world=4`): a word of its own, then `=` or `:`.
+  for (size_t at = low.find("world"); at != std::string::npos; at = low.find("world", at + 5)) {
+    const bool alone = at == 0 || !(std::isalnum(static_cast<unsigned char>(low[at - 1])) || low[at - 1] == '_');
+    if (alone && at + 5 < low.size() && (low[at + 5] == '=' || low[at + 5] == ':')) return number_after(low, at + 5);
+  }
   return -1;
 }
 

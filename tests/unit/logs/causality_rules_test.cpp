@@ -470,6 +470,26 @@ TEST_CASE("a quiet rank's last line is quoted from one interleaved stream too") 
   CHECK(d.chain[0].find("INFO step 2 rank 1`") != std::string::npos);
 }
 
+TEST_CASE("a quiet rank whose last line says it finished left the job early: uneven step counts, not a kill") {
+  // The sigkill scenario's real files, rank 1 saying what a rank with a shorter shard says last.
+  auto files = scenario_ranks("sigkill");
+  files[1].second += "2026-12-01 14:57:55,431 INFO train: epoch finished after 3 steps, training done\n";
+  auto r = diagnose(files);
+  REQUIRE_FALSE(r.diagnoses.empty());
+  const auto& d = r.diagnoses[0];
+  CHECK(d.initiating_rank == 1);
+  REQUIRE_FALSE(d.chain.empty());
+  CHECK(d.chain[0].starts_with("rank 1: left the job early after `"));
+  std::string findings;
+  for (const auto& f : d.findings) findings += f + "\n";
+  CHECK(findings.find("it left the job on its own") != std::string::npos);
+  CHECK(findings.find("Check: the number of batches or steps each rank runs") != std::string::npos);
+  // Without those words it is the silent death it really was.
+  auto killed = diagnose(scenario_ranks("sigkill"));
+  REQUIRE_FALSE(killed.diagnoses.empty());
+  CHECK(killed.diagnoses[0].chain[0].starts_with("rank 1: stopped without an error after `"));
+}
+
 TEST_CASE("an uncaught C++ exception no entry knows initiates, read from its what() line") {
   // Real per-rank files of the size_mismatch scenario; rank 1's last words are replaced by what
   // libstdc++ really printed for a `std::vector::at` out of range that nothing caught.

@@ -50,6 +50,10 @@ TEST_CASE("a line's own rank and world size") {
   CHECK(rank_and_world("[rank 2/4] ready") == std::pair{2, 4});
   CHECK(rank_and_world("init done: rank=1 world_size=3") == std::pair{1, 3});
   CHECK(rank_and_world("RANK=0 WORLD_SIZE=2 MASTER_ADDR=10.0.0.1") == std::pair{0, 2});
+  CHECK(rank_and_world("INFO train: host=osprey rank=1 world=4 master=127.0.0.1:29638") == std::pair{1, 4});
+  CHECK(rank_and_world("rank: 2 world: 4") == std::pair{2, 4});
+  CHECK(rank_and_world("rank 1 hello world=4") == std::pair{1, 4});
+  CHECK(rank_and_world("rank 1 of the helloworld=4 shards") == std::pair{-1, 0});  // not the word
   CHECK(rank_and_world("waiting for rank 3") == std::pair{-1, 0});        // no world size
   CHECK(rank_and_world("rank 4 of 4") == std::pair{-1, 0});               // not a rank of that world
   CHECK(rank_and_world("local_rank 1 of 2 on this node") == std::pair{-1, 0});

@@ -145,6 +145,10 @@ std::optional<RankPrefix> rank_prefix(std::string_view line) {
   const size_t start = i;
   if (digits(line, i, rank) && i - start <= 5 && i <= 6 && eat(line, i, ": ") && i < line.size())
     return RankPrefix{rank, i};
+  // GNU parallel's `--tag` over rank arguments (`parallel --tag 'RANK={} python ...' ::: 0 1 2 3`):
+  // the argument, then a TAB, at the very start (`cat -n` pads its numbers with spaces).
+  i = 0;
+  if (digits(line, i, rank) && i <= 3 && eat(line, i, "\t") && i < line.size()) return RankPrefix{rank, i};
   return std::nullopt;
 }
 

@@ -60,6 +60,14 @@ TEST_CASE("srun --label prefixes attribute lines to the task") {
   CHECK(b->rank == 7);
   CHECK_FALSE(logs::rank_prefix("14:57:17 step 3"));
   CHECK_FALSE(logs::rank_prefix("3:"));
+  // GNU parallel's --tag over rank arguments: the argument and a TAB; not `cat -n`'s padded numbers.
+  auto tag = logs::rank_prefix("2\tstep   6 | |w| 0.0342");
+  REQUIRE(tag);
+  CHECK(tag->rank == 2);
+  CHECK(tag->length == 2);
+  CHECK_FALSE(logs::rank_prefix("     2\tstep 6"));
+  CHECK_FALSE(logs::rank_prefix("1024\t0.51\t0.49"));
+  CHECK_FALSE(logs::rank_prefix("2\t"));
 }
 
 TEST_CASE("torchrun's [defaultN]: prefix is the local rank; a [rankM]: behind it is the global one") {

@@ -79,6 +79,7 @@ const Case kCases[] = {
     {"glued-prints-empty-split.log", "unrecognized-exception", 1, ""},
     {"parallel-tag-two-agents-stall.log", "gloo-collective-timeout", 3, ""},
     {"monitored-barrier-interleaved.log", "monitored-barrier-rank-failed", 2, ""},
+    {"parallel-tag-rank-args-stall.log", "gloo-collective-timeout", 2, ""},
 };
 
 }  // namespace

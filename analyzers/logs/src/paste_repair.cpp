@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstring>
 
+#include "event_stream.h"
 #include "newest_first.h"
 
 namespace denpex::logs {
@@ -336,11 +337,13 @@ std::optional<RepairedPaste> repair_paste(std::string_view paste) {
   if (unframed_text) paste = *unframed_text;
   const std::optional<std::string> unlabelled_text = unlabelled(paste);
   if (unlabelled_text) paste = *unlabelled_text;
+  const std::optional<std::string> unevented_text = unevented(paste);
+  if (unevented_text) paste = *unevented_text;
   const std::optional<std::string> upright = oldest_first(paste);
   if (upright) paste = *upright;
   // Most inputs are neither: tell that without building anything.
   const size_t width = wrap_width(paste);
-  if (width == 0 && !unframed_text && !unlabelled_text && !upright) {
+  if (width == 0 && !unframed_text && !unlabelled_text && !unevented_text && !upright) {
     bool flattened = false;
     for_each_line(paste, [&](std::string_view l) {
       if (!flattened && l.size() >= 160) flattened = !flattened_pieces(l).empty();
@@ -404,12 +407,17 @@ std::optional<RepairedPaste> repair_paste(std::string_view paste) {
       out.physical.push_back(physical);
     }
   }
-  if (joins == 0 && flattened == 0 && unbolded == 0 && unglued == 0 && !unframed_text && !unlabelled_text && !upright)
+  if (joins == 0 && flattened == 0 && unbolded == 0 && unglued == 0 && !unframed_text && !unlabelled_text &&
+      !unevented_text && !upright)
     return std::nullopt;
   if (unframed_text) out.what = "a log viewer's frame (`│ ... │`) taken off";
   if (unlabelled_text) {
     if (!out.what.empty()) out.what += "; ";
     out.what += "a test harness's `stderr: `/`stdout: ` labels taken off";
+  }
+  if (unevented_text) {
+    if (!out.what.empty()) out.what += "; ";
+    out.what += "a harness's JSON event lines (`{\"event\": \"line\", \"data\": ...}`) read for the output they carry";
   }
   if (upright) {
     for (uint64_t& p : out.physical) p = out.physical_lines + 1 - p;

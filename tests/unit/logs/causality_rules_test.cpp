@@ -498,6 +498,26 @@ TEST_CASE("a quiet rank whose last line says it finished left the job early: une
   CHECK(killed.diagnoses[0].chain[0].starts_with("rank 1: stopped without an error after `"));
 }
 
+TEST_CASE("Ray Train's driver names the dead worker by its rank, and megatron's validation names its own") {
+  auto ray = diagnose({{"driver.log",
+                        "(raylet) A worker died or was killed while executing a task by an unexpected system error. To "
+                        "troubleshoot the problem, check the logs for the dead worker. RayTask ID: ffffffffffffffff0a1b "
+                        "Worker ID: 5e2c Node ID: 9f01 Worker IP address: 10.0.3.7 Worker port: 10012 Worker PID: 4711 "
+                        "Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection "
+                        "error code 2. End of file.\n"
+                        "(TorchTrainer pid=4502) Worker 2 has failed.\n"}});
+  REQUIRE_FALSE(ray.diagnoses.empty());
+  CHECK(ray.diagnoses[0].entry->id == "ray-worker-died");
+  CHECK(ray.diagnoses[0].initiating_rank == 2);
+  auto nan = diagnose({{"train.log",
+                        "ERROR:megatron.core.rerun_state_machine:Unexpected result nan on rank 6 at iteration #210 "
+                        "invocation #1 (message='found NaN in local grad norm for bucket #0 in backward pass before "
+                        "data-parallel communication collective')\n"}});
+  REQUIRE_FALSE(nan.diagnoses.empty());
+  CHECK(nan.diagnoses[0].entry->id == "megatron-result-validation-failed");
+  CHECK(nan.diagnoses[0].initiating_rank == 6);
+}
+
 TEST_CASE("an uncaught C++ exception no entry knows initiates, read from its what() line") {
   // Real per-rank files of the size_mismatch scenario; rank 1's last words are replaced by what
   // libstdc++ really printed for a `std::vector::at` out of range that nothing caught.

@@ -646,7 +646,14 @@ void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offs
     // any other gets the fallback's hit at the end, in this line's place.
     const std::vector<int>& read = ids ? *ids : st.scanner.ids(body);
     if (std::none_of(read.begin(), read.end(), [&](int id) { return matcher_.fingerprint(id) != nullptr; })) {
-      st.unconventional.emplace_back(source, lineno);
+      const ExceptionEvent& ev = src.events.exceptions().back();
+      Hit h;
+      h.source = source;
+      h.line = lineno;
+      h.confidence = 0.12;
+      h.captures = {{"type", ev.type}, {"message", ev.message}};
+      h.text = describe(ev, Scanner::kMaxHitText);
+      st.unconventional.push_back(std::move(h));
       HitMeta& meta = st.meta[{source, lineno}];
       meta.order = st.order;
       meta.time = in.last_time;
@@ -778,19 +785,11 @@ void Diagnoser::add_unconventional_exceptions(std::vector<Hit>& hits) {
   const auto& entries = matcher_.entries();
   auto fallback = fallback_entry(entries);
   if (fallback == entries.end()) return;
-  State& st = *state_;
-  for (const auto& [source, line] : st.unconventional)
-    for (const ExceptionEvent& ev : st.sources[source].events.exceptions()) {
-      if (ev.line != line) continue;
-      Hit h;
-      h.source = source;
-      h.line = ev.line;
-      h.entry = static_cast<uint32_t>(fallback - entries.begin());
-      h.confidence = 0.12;
-      h.captures = {{"type", ev.type}, {"message", ev.message}};
-      h.text = describe(ev, Scanner::kMaxHitText);
-      hits.push_back(std::move(h));
-    }
+  for (Hit& h : state_->unconventional) {
+    h.entry = static_cast<uint32_t>(fallback - entries.begin());
+    hits.push_back(std::move(h));
+  }
+  state_->unconventional.clear();
 }
 
 void Diagnoser::add_cut_off_tracebacks(std::vector<Hit>& hits) {

@@ -95,9 +95,10 @@ struct Diagnoser::State {
   // Sources whose event tracker is inside a traceback or a table: while any is, every line is
   // walked, since any line of theirs may end or extend what the tracker holds.
   size_t busy = 0;
-  // (source, line) of exception lines of classes named outside the Error/Exception convention
-  // that no fingerprint reads (add_unconventional_exceptions), bounded like the tracker's events.
-  std::vector<std::pair<uint32_t, uint64_t>> unconventional;
+  // Hits, all but their entry, for exception lines of classes named outside the Error/Exception
+  // convention that no fingerprint reads (add_unconventional_exceptions gives them the
+  // fallback's); bounded like the tracker's events.
+  std::vector<Hit> unconventional;
   size_t head_bytes = 0;   // all inputs' heads together (kHeadBudget)
   std::string norm;        // scratch buffer for normalize_line
   std::string clock_norm;  // the same for the clock lookback, which runs while `norm` is in use

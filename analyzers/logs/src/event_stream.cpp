@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "text_lines.h"
+
 namespace denpex::logs {
 namespace {
 
@@ -41,14 +43,14 @@ void append_utf8(std::string& out, uint32_t cp) {
   }
 }
 
-// The offset of the opening quote of `"data"`'s string value in an event line; npos when the
-// line is no event or its data is not a string (a `start` event's object).
 // An event object: `{"event": ...}` as Python's json.dumps writes it, keys in any order and with
 // or without the spaces after separators.
 bool event_line(std::string_view line) {
   return line.starts_with("{\"") && line.ends_with("}") && line.find("\"event\":") != std::string_view::npos;
 }
 
+// The offset of the opening quote of `"data"`'s string value in an event line; npos when the
+// line is no event or its data is not a string (a `start` event's object).
 size_t data_string(std::string_view line) {
   if (!event_line(line)) return std::string_view::npos;
   const size_t key = line.find("\"data\":");
@@ -56,19 +58,6 @@ size_t data_string(std::string_view line) {
   size_t i = key + 7;
   while (i < line.size() && line[i] == ' ') ++i;
   return i < line.size() && line[i] == '"' ? i : std::string_view::npos;
-}
-
-template <class F>
-void for_each_line(std::string_view text, F&& f) {
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    if (nl == std::string_view::npos) nl = text.size();
-    std::string_view l = text.substr(pos, nl - pos);
-    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
-    f(l);
-    pos = nl + 1;
-  }
 }
 
 }  // namespace

@@ -38,8 +38,6 @@ bool ends_with_suffix(std::string_view type) {
   return false;
 }
 
-}  // namespace
-
 // `VocabMismatch`, `FeatureSchemaDrift`: two or more capitalised humps, each an uppercase letter
 // and then lowercase letters or digits. Not `INFO`, not `Epoch`.
 bool camel_case_class(std::string_view name) {
@@ -56,6 +54,8 @@ bool camel_case_class(std::string_view name) {
   return humps >= 2;
 }
 
+}  // namespace
+
 std::optional<std::pair<std::string, std::string>> split_exception_line(std::string_view text, bool after_frames,
                                                                         bool* unconventional) {
   if (unconventional) *unconventional = false;
@@ -70,8 +70,8 @@ std::optional<std::pair<std::string, std::string>> split_exception_line(std::str
   if (end < text.size() && text[end] != ':') return std::nullopt;
   // A bare name (`KeyboardInterrupt`) or `Name: message`; the name must look like an exception.
   std::string_view last = type.substr(type.rfind('.') == std::string_view::npos ? 0 : type.rfind('.') + 1);
-  // Two common classes outside that naming: an uncaught StopIteration, a debugger's `bdb.BdbQuit`.
   std::string_view msg = end < text.size() ? trim(text.substr(end + 1)) : std::string_view{};
+  // Two common classes outside that naming: an uncaught StopIteration, a debugger's `bdb.BdbQuit`.
   if (!ends_with_suffix(last) && last != "StopIteration" && last != "BdbQuit" && type.find("::") == std::string_view::npos) {
     // Where Python puts the exception line, right after the frames, a class of the job's own
     // named outside that convention is still the exception: only with a message, so that a bare

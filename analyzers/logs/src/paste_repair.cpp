@@ -6,6 +6,7 @@
 
 #include "event_stream.h"
 #include "newest_first.h"
+#include "text_lines.h"
 
 namespace denpex::logs {
 namespace {
@@ -142,20 +143,6 @@ std::string head_shape(std::string_view s) {
   std::string out;
   for (size_t i = 0; i < s.size() && i < 6; ++i) out.push_back(is_digit(s[i]) ? '9' : is_alpha(s[i]) ? 'a' : s[i]);
   return out;
-}
-
-// Calls f(line) for each line of text, without its '\n' and a trailing '\r'.
-template <typename F>
-void for_each_line(std::string_view text, F&& f) {
-  size_t pos = 0;
-  while (pos < text.size()) {
-    const void* nl = std::memchr(text.data() + pos, '\n', text.size() - pos);
-    const size_t end = nl ? static_cast<size_t>(static_cast<const char*>(nl) - text.data()) : text.size();
-    std::string_view line = text.substr(pos, end - pos);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    f(line);
-    pos = end + 1;
-  }
 }
 
 std::vector<std::string_view> split_lines(std::string_view text) {

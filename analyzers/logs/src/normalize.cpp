@@ -104,6 +104,20 @@ std::optional<RankPrefix> rank_tag(std::string_view line) {
   if (i < line.size()) ++i;
   return RankPrefix{rank, i};
 }
+// Horovod's stall report (stall_inspector.cc, 0.20 on) prints `Missing ranks:` and then one row per
+// missing rank, `1: [tensor, tensor ...]`, which reads like an srun label. A row is the bracketed
+// list of tensor names alone: srun's own lines go on after a bracket (`0: [rank0]: ...`, `0: [W ...`).
+bool horovod_missing_row(std::string_view body) {
+  if (body.empty() || body[0] != '[') return false;
+  size_t i = 1;
+  auto name_char = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '/' || c == '-';
+  };
+  while (i < body.size() && name_char(body[i])) ++i;
+  if (i == 1) return false;
+  const std::string_view rest = body.substr(i);
+  return rest.starts_with(", ") || rest == "]" || rest == " ...]";
+}
 }  // namespace
 
 std::optional<RankPrefix> rank_prefix(std::string_view line) {
@@ -143,7 +157,8 @@ std::optional<RankPrefix> rank_prefix(std::string_view line) {
   i = 0;
   while (i < line.size() && i < 4 && line[i] == ' ') ++i;
   const size_t start = i;
-  if (digits(line, i, rank) && i - start <= 5 && i <= 6 && eat(line, i, ": ") && i < line.size())
+  if (digits(line, i, rank) && i - start <= 5 && i <= 6 && eat(line, i, ": ") && i < line.size() &&
+      !horovod_missing_row(line.substr(i)))
     return RankPrefix{rank, i};
   // GNU parallel's `--tag` over rank arguments (`parallel --tag 'RANK={} python ...' ::: 0 1 2 3`):
   // the argument, then a TAB, at the very start (`cat -n` pads its numbers with spaces).

@@ -68,6 +68,31 @@ TEST_CASE("srun --label prefixes attribute lines to the task") {
   CHECK_FALSE(logs::rank_prefix("     2\tstep 6"));
   CHECK_FALSE(logs::rank_prefix("1024\t0.51\t0.49"));
   CHECK_FALSE(logs::rank_prefix("2\t"));
+  // Horovod's stall rows (`N: [tensor, ...]`) name a missing rank, not a task label; srun lines
+  // that begin with a bracket go on after it.
+  CHECK_FALSE(logs::rank_prefix("1: [allreduce.fc1.weight, allreduce.fc1.bias ...]"));
+  CHECK_FALSE(logs::rank_prefix("0: [broadcast.assign_conv_first_modules.0.bias]"));
+  auto bracketed = logs::rank_prefix("0: [rank0]: Traceback (most recent call last):");
+  REQUIRE(bracketed);
+  CHECK(bracketed->rank == 0);
+  CHECK(logs::rank_prefix("2: [W ProcessGroupGloo.cpp:2804] Warning"));
+}
+
+TEST_CASE("Horovod's newer stall report names the missing rank on its own row") {
+  // Rank 0's stall report (stall_inspector.cc, horovod 0.21) from horovod#2564, its row cut after two
+  // tensors the way horovod cuts long rows (` ...]`, horovod#3950): rank 1 never submitted them.
+  auto r = diagnose({{"horovod.log",
+      "[2020-12-30 16:35:15.181832: W /tmp/pip-req-build-12flcl_u/horovod/common/stall_inspector.cc:105] One or "
+      "more tensors were submitted to be reduced, gathered or broadcasted by subset of ranks and are waiting for "
+      "remainder of ranks for more than 60 seconds. This may indicate that different ranks are trying to submit "
+      "different tensors or that only subset of ranks is submitting tensors, which will cause deadlock.\n"
+      "Missing ranks:\n"
+      "1: [DistributedGradientTape_Allreduce/cond_163/then/_1304/DistributedGradientTape_Allreduce/cond_163/"
+      "HorovodAllreduce_AddN_103_0, DistributedGradientTape_Allreduce/cond_164/then/_1312/"
+      "DistributedGradientTape_Allreduce/cond_164/HorovodAllreduce_gradient_tape_retinanet_post_hoc_d5_BiasAdd_BiasAddGrad_0 ...]\n"}});
+  REQUIRE_FALSE(r.diagnoses.empty());
+  CHECK(r.diagnoses[0].entry->id == "horovod-stall-missing-ranks");
+  CHECK(r.diagnoses[0].initiating_rank == 1);
 }
 
 TEST_CASE("torchrun's [defaultN]: prefix is the local rank; a [rankM]: behind it is the global one") {

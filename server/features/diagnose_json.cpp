@@ -88,6 +88,16 @@ nlohmann::json diagnose_json(const logs::Report& report) {
   json diags = json::array();
   for (const auto& d : report.diagnoses) diags.push_back(diagnosis(d));
   j["diagnoses"] = diags;
+  json notes = json::array();
+  for (const auto& n : report.notes) {
+    json note = location(n.where);
+    note["entry"] = n.entry->id;
+    note["title"] = n.entry->title;
+    note["rank"] = rank_or_null(n.rank);
+    note["text"] = n.text;
+    notes.push_back(note);
+  }
+  j["notes"] = notes;
   json inputs = json::array();
   for (const auto& in : report.inputs)
     inputs.push_back({{"file", in.file},

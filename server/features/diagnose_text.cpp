@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 
 #include "denpex/server/diagnose_render.h"
@@ -41,7 +42,12 @@ std::string diagnose_text(const logs::Report& report, bool color, size_t context
   Paint p{color};
   std::string out;
   if (report.diagnoses.empty()) {
-    out += p.green("No known failure found") + " in " + std::to_string(report.total_lines) + " lines.\n";
+    const auto& tags = report.notes.empty() ? std::vector<std::string>{} : report.notes.front().entry->tags;
+    if (std::find(tags.begin(), tags.end(), "cancellation") != tags.end())
+      out += p.green("No failure found") + " in " + std::to_string(report.total_lines) +
+             " lines: the run was stopped from outside, not by an error of its own.\n";
+    else
+      out += p.green("No known failure found") + " in " + std::to_string(report.total_lines) + " lines.\n";
     out += reshape_notes(report, p);
     if (report.first_error_line)
       out += "\nFirst error-looking line (" + report.first_error_line->where.file + ":" +
@@ -50,8 +56,16 @@ std::string diagnose_text(const logs::Report& report, bool color, size_t context
       const auto& f = *report.final_exception;
       out += "\nFinal exception (" + f.where.file + ":" + std::to_string(f.where.line) + "):\n  " + logs::describe(f.event, 2048) + "\n";
     }
-    if (report.first_error_line || report.final_exception)
+    if (!report.notes.empty()) {
+      out += "\n" + p.bold("Known messages, not failures") + "\n";
+      for (const auto& n : report.notes)
+        out += "  " + n.where.file + ":" + std::to_string(n.where.line) + "  " + n.entry->title + "  " +
+               p.dim("(" + n.entry->id + (n.rank >= 0 ? ", rank " + std::to_string(n.rank) : "") + ")") + "\n    " +
+               n.text + "\n";
+      out += "\n`denpex explain " + report.notes.front().entry->id + "` says what it means and what to check.\n";
+    } else if (report.first_error_line || report.final_exception) {
       out += "\nNo encyclopedia entry matches; `denpex signatures list` shows what is known.\n";
+    }
     return out;
   }
   const auto& d = report.diagnoses.front();

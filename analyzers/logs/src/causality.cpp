@@ -21,6 +21,8 @@
 namespace denpex::logs {
 namespace {
 
+constexpr size_t kMaxNotes = 5;  // known messages listed for a run without a failure
+
 struct Cand {
   Hit hit;
   const core::Entry* entry = nullptr;
@@ -381,9 +383,27 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   const bool sigterm_gap = std::any_of(st.sources.begin(), st.sources.end(), [](const SourceInfo& s) {
     return missing_worker_index(s.events.sigterm_pids()) >= 0;
   });
+  // No failure: the known messages of the run, cancellations first, each entry once, earliest line.
+  auto without_failure = [&]() -> Report& {
+    std::vector<const Cand*> quiet;
+    for (const auto& c : all)
+      if (is_cancellation(c.entry) || c.entry->severity == core::Severity::Info) quiet.push_back(&c);
+    std::stable_sort(quiet.begin(), quiet.end(), [](const Cand* a, const Cand* b) {
+      return is_cancellation(a->entry) > is_cancellation(b->entry);
+    });
+    std::set<const core::Entry*> seen;
+    for (const Cand* c : quiet) {
+      if (report.notes.size() == kMaxNotes) break;
+      if (!seen.insert(c->entry).second) continue;
+      const InputState& in = st.inputs[c->source->input];
+      report.notes.push_back(
+          Note{c->entry, c->source->rank, {in.summary.file, shown_line(in, c->hit.line)}, c->hit.text});
+    }
+    return report;
+  };
   if (!sigterm_gap &&
       std::all_of(all.begin(), all.end(), [](const Cand& c) { return c.entry->severity == core::Severity::Info; }))
-    return report;
+    return without_failure();
   // A run cancelled from outside (Ctrl-C, scancel) is not a failure of the code: unless some rank
   // failed with an error of its own, there is no failure to diagnose.
   const bool serious_initiator =
@@ -414,7 +434,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
                           [&](const auto& kv) { return kv.first != cancels[0]->source; })
           ? cancels[0]
           : nullptr;
-  if (!serious_initiator && !cancels.empty() && !lone_interrupt) return report;
+  if (!serious_initiator && !cancels.empty() && !lone_interrupt) return without_failure();
 
   // A launcher's summary that names the failed process by its global rank (`failed_rank`):
   // mpirun's "first process to do so", `mpirun noticed that process rank N ... exited on signal`.

@@ -252,6 +252,33 @@ TEST_CASE("a run cancelled with Ctrl-C on every rank is no failure") {
   std::string intr = "Traceback (most recent call last):\n  File \"/w/train.py\", line 57, in <module>\n    time.sleep(60)\nKeyboardInterrupt\n";
   auto r = diagnose({{"rank0.log", intr}, {"rank1.log", intr}});
   CHECK(r.diagnoses.empty());
+  // No failure, but what stopped it is said: one note per entry, the first rank's line.
+  REQUIRE(r.notes.size() == 1);
+  CHECK(r.notes[0].entry->id == "run-cancelled");
+  CHECK(r.notes[0].where.file == "rank0.log");
+  CHECK(r.notes[0].where.line == 4);
+  CHECK(r.notes[0].rank == 0);
+  CHECK(r.notes[0].text == "KeyboardInterrupt");
+}
+
+TEST_CASE("a healthy job that scancel stopped: notes, cancellation first, and no diagnosis") {
+  // The end of a real sbatch output (linskybing/LLM logs/train_QR_nv.out): DeepSpeed's timer lines
+  // at step 78 of 100, then slurmstepd's line for a plain scancel (no DUE TO ...).
+  const std::string log =
+      "[2025-08-16 16:27:57,633] [INFO] [timer.py:264:stop] epoch=0/micro_step=78/global_step=78, "
+      "RunningAvgSamplesPerSec=1.9688033855338458, CurrSamplesPerSec=2.040851514692944, MemAllocated=13.69GB\n"
+      "[Step 78/100] Loss: 4.6036 | Global Tokens/s: 713.62 | GPU Mem (GB): 13.50 | Peak Mem: 28.83\n"
+      "slurmstepd: error: *** JOB 760737 ON gn1204 CANCELLED AT 2025-08-16T16:27:59 ***\n";
+  auto r = diagnose({{"slurm-760737.out", log}});
+  CHECK(r.diagnoses.empty());
+  REQUIRE_FALSE(r.notes.empty());
+  CHECK(r.notes[0].entry->id == "run-cancelled");
+  CHECK(r.notes[0].where.line == 3);
+  SUBCASE("a real failure leaves no notes") {
+    auto f = diagnose({{"slurm-760737.out", log + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"}});
+    CHECK_FALSE(f.diagnoses.empty());
+    CHECK(f.notes.empty());
+  }
 }
 
 TEST_CASE("a traceback another process's log lines landed in stays its logged rank's") {

@@ -147,6 +147,23 @@ TEST_CASE("diagnose: no match shows the first error line and the final exception
   CHECK(r.out.find("OSError: [Errno 122] Disk quota exceeded") != std::string::npos);
 }
 
+TEST_CASE("diagnose: a cancelled run says it was stopped from outside, in text and JSON") {
+  const std::string log = "step 40 loss 2.31\nslurmstepd: error: *** JOB 760737 ON gn1204 CANCELLED AT 2025-08-16T16:27:59 ***\n";
+  auto r = run_denpex({"diagnose", "-"}, log, {{"NO_COLOR", "1"}});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("No failure found in 2 lines: the run was stopped from outside") == 0);
+  CHECK(r.out.find("<stdin>:2  Run cancelled from outside") != std::string::npos);
+  CHECK(r.out.find("No encyclopedia entry matches") == std::string::npos);
+  r = run_denpex({"diagnose", "--format", "json", "-"}, log);
+  CHECK(r.exit_code == 0);
+  auto j = json::parse(r.out);
+  CHECK(j["diagnoses"].empty());
+  REQUIRE(j["notes"].size() == 1);
+  CHECK(j["notes"][0]["entry"] == "run-cancelled");
+  CHECK(j["notes"][0]["line"] == 2);
+  CHECK(j["notes"][0]["rank"].is_null());
+}
+
 TEST_CASE("diagnose: --exit-zero reports the diagnosis but exits 0; I/O errors still exit 2") {
   auto r = run_denpex({"diagnose", "--exit-zero", source_path("examples/oom-cascade")}, "", {{"NO_COLOR", "1"}});
   CHECK(r.exit_code == 0);

@@ -85,8 +85,19 @@ struct RootCauseRef {
   RootCause cause;
 };
 
+// A known message of a run that did not fail: a cancellation from outside (Ctrl-C, scancel), or
+// what healthy runs print (an info entry). Made only when there is no diagnosis, so that "no
+// failure" can say what the log does show.
+struct Note {
+  const core::Entry* entry = nullptr;
+  int rank = -1;
+  Location where;
+  std::string text;
+};
+
 struct Report {
   std::vector<Diagnosis> diagnoses;  // most likely first; empty when nothing known matched
+  std::vector<Note> notes;           // only when diagnoses is empty: cancellations first, one per entry
   std::vector<InputSummary> inputs;
   std::optional<LineRef> first_error_line;
   std::optional<FinalException> final_exception;

@@ -372,6 +372,28 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     if (!superseded) kept.push_back(c);
   }
   initiators.swap(kept);
+  // A job that Slurm requeued or preempted and that ran again (`--requeue --open-mode=append`:
+  // one output file, several attempts) did not end there: a later end line of the same job
+  // (`CANCELLED AT` at another time, a time limit) or a later known failure of the same output
+  // ended it, and the earlier attempt's stop is history. (An unknown exception after the stop
+  // may be the stop's own aftermath, a signal handler raising: it does not count.)
+  auto job_of = [](const Cand& c) {
+    const auto j = c.hit.captures.find("job_id");
+    return j == c.hit.captures.end() ? std::string() : j->second.substr(0, j->second.find('.'));
+  };
+  auto time_of = [](const Cand& c) {
+    const auto t = c.hit.captures.find("time");
+    return t == c.hit.captures.end() ? std::string() : t->second;
+  };
+  std::erase_if(initiators, [&](const Cand* c) {
+    if (!has_tag(c->entry, "requeue") || job_of(*c).empty()) return false;
+    return std::any_of(all.begin(), all.end(), [&](const Cand& later) {
+      if (later.source->input != c->source->input || later.hit.line <= c->hit.line) return false;
+      if (!job_of(later).empty()) return job_of(later) == job_of(*c) && time_of(later) != time_of(*c);
+      return is_serious(later.entry) && later.entry->role == core::Role::Initiator && !is_fallback(later.entry) &&
+             !has_tag(later.entry, "slurm");
+    });
+  });
   std::stable_sort(initiators.begin(), initiators.end(),
                    [&](const Cand* a, const Cand* b) { return rank_key(a) < rank_key(b); });
 
@@ -387,7 +409,9 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   auto without_failure = [&]() -> Report& {
     std::vector<const Cand*> quiet;
     for (const auto& c : all)
-      if (is_cancellation(c.entry) || c.entry->severity == core::Severity::Info) quiet.push_back(&c);
+      // A requeue here is one the job ran again after (dropped from the initiators above).
+      if (is_cancellation(c.entry) || has_tag(c.entry, "requeue") || c.entry->severity == core::Severity::Info)
+        quiet.push_back(&c);
     std::stable_sort(quiet.begin(), quiet.end(), [](const Cand* a, const Cand* b) {
       return is_cancellation(a->entry) > is_cancellation(b->entry);
     });

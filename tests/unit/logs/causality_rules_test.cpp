@@ -281,6 +281,33 @@ TEST_CASE("a healthy job that scancel stopped: notes, cancellation first, and no
   }
 }
 
+TEST_CASE("a Slurm requeue the job ran again after is history: the later scancel ended it") {
+  // Real Slurm 22.05 output (sbatch --requeue --open-mode=append, 2 tasks): `scontrol requeue`,
+  // the second attempt resumes at step 121, then a scancel of the healthy job.
+  const std::string log =
+      testing::read_file(testing::source_path("tests/fixtures/logs/pastes/slurm-requeue-append-scancel.out"));
+  auto r = diagnose({{"slurm-11.out", log}});
+  CHECK(r.diagnoses.empty());
+  REQUIRE(r.notes.size() == 2);
+  CHECK(r.notes[0].entry->id == "run-cancelled");
+  CHECK(r.notes[0].where.line == 41);
+  CHECK(r.notes[1].entry->id == "slurm-preemption");
+  CHECK(r.notes[1].where.line == 18);
+  SUBCASE("the requeue alone (the job did not run again) stays the diagnosis") {
+    auto first = diagnose({{"slurm-11.out", log.substr(0, log.find("=== 2026-12-07T11:25:50"))}});
+    REQUIRE_FALSE(first.diagnoses.empty());
+    CHECK(first.diagnoses[0].entry->id == "slurm-preemption");
+  }
+  SUBCASE("an error of the second attempt is the diagnosis") {
+    std::string failed = log.substr(0, log.find("srun: got SIGCONT\nsrun: Job step aborted", log.find("restart 1")));
+    failed += "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "
+              "79.15 GiB of which 1.23 GiB is free.\n";
+    auto f = diagnose({{"slurm-11.out", failed}});
+    REQUIRE_FALSE(f.diagnoses.empty());
+    CHECK(f.diagnoses[0].entry->id != "slurm-preemption");
+  }
+}
+
 TEST_CASE("a traceback another process's log lines landed in stays its logged rank's") {
   // A real interleaving (realtorch sigint_one in CI): rank 1's peers logged between its
   // traceback's header and its frames, on the one unprefixed stream.

@@ -1,4 +1,3 @@
-#include <algorithm>
 #include <cstdio>
 
 #include "denpex/server/diagnose_render.h"
@@ -42,8 +41,8 @@ std::string diagnose_text(const logs::Report& report, bool color, size_t context
   Paint p{color};
   std::string out;
   if (report.diagnoses.empty()) {
-    const auto& tags = report.notes.empty() ? std::vector<std::string>{} : report.notes.front().entry->tags;
-    if (std::find(tags.begin(), tags.end(), "cancellation") != tags.end())
+    // Notes list a cancellation first.
+    if (!report.notes.empty() && report.notes.front().entry->has_tag("cancellation"))
       out += p.green("No failure found") + " in " + std::to_string(report.total_lines) +
              " lines: the run was stopped from outside, not by an error of its own.\n";
     else

@@ -27,10 +27,6 @@ std::string mib(uint64_t bytes) {
   return buf;
 }
 
-bool has_tag(const core::Entry& e, std::string_view tag) {
-  return std::find(e.tags.begin(), e.tags.end(), tag) != e.tags.end();
-}
-
 // A Markdown fence that the text cannot close.
 std::string fence_for(const std::string& text) {
   std::string fence = "~~~";
@@ -162,7 +158,7 @@ size_t apply_evidence(const EvidencePack& pack, logs::Report& report) {
   size_t added = 0;
   for (auto& d : report.diagnoses) {
     const core::Entry& e = *d.entry;
-    if (!has_tag(e, "shm") && !has_tag(e, "bus-error")) continue;
+    if (!e.has_tag("shm") && !e.has_tag("bus-error")) continue;
     std::string where = pack.host.empty() ? "" : " on " + pack.host;
     d.findings.push_back("The evidence pack shows /dev/shm" + where + " at " + mib(size) + " with " + mib(free) +
                          " free" + (small ? ", under 1 GiB" : ", nearly full") +

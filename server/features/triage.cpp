@@ -22,14 +22,10 @@ std::string deepest_user_frame(const std::vector<logs::StackFrame>& stack) {
   return "";
 }
 
-bool has_tag(const core::Entry& e, std::string_view tag) {
-  return std::find(e.tags.begin(), e.tags.end(), tag) != e.tags.end();
-}
-
 // A node is suspect for what the hardware or its interconnect did, not for what the code did.
 bool node_fault(const core::Entry& e) {
-  return e.category == "Hardware" || e.id.find("nccl") != std::string::npos || has_tag(e, "nccl") ||
-         has_tag(e, "xid") || has_tag(e, "nvlink");
+  return e.category == "Hardware" || e.id.find("nccl") != std::string::npos || e.has_tag("nccl") ||
+         e.has_tag("xid") || e.has_tag("nvlink");
 }
 
 // Groups sorted largest first, then by key, so that the output is the same on every run.

@@ -130,15 +130,11 @@ std::string join_ranks(const std::vector<int>& ranks) {
   return s;
 }
 
-bool has_tag(const core::Entry* e, std::string_view tag) {
-  return std::find(e->tags.begin(), e->tags.end(), tag) != e->tags.end();
-}
-
 // The entry that stands for an exception no other entry knows (tag `fallback`): it may name the
 // initiating rank, but only when no known initiating fault was found.
-bool is_fallback(const core::Entry* e) { return has_tag(e, "fallback"); }
+bool is_fallback(const core::Entry* e) { return e->has_tag("fallback"); }
 // A run stopped from outside while healthy (Ctrl-C, scancel): not a failure of the code.
-bool is_cancellation(const core::Entry* e) { return has_tag(e, "cancellation"); }
+bool is_cancellation(const core::Entry* e) { return e->has_tag("cancellation"); }
 bool is_serious(const core::Entry* e) {
   return e->severity == core::Severity::Fatal || e->severity == core::Severity::Error;
 }
@@ -386,12 +382,12 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     return t == c.hit.captures.end() ? std::string() : t->second;
   };
   std::erase_if(initiators, [&](const Cand* c) {
-    if (!has_tag(c->entry, "requeue") || job_of(*c).empty()) return false;
+    if (!c->entry->has_tag("requeue") || job_of(*c).empty()) return false;
     return std::any_of(all.begin(), all.end(), [&](const Cand& later) {
       if (later.source->input != c->source->input || later.hit.line <= c->hit.line) return false;
       if (!job_of(later).empty()) return job_of(later) == job_of(*c) && time_of(later) != time_of(*c);
       return is_serious(later.entry) && later.entry->role == core::Role::Initiator && !is_fallback(later.entry) &&
-             !has_tag(later.entry, "slurm");
+             !later.entry->has_tag("slurm");
     });
   });
   std::stable_sort(initiators.begin(), initiators.end(),
@@ -410,7 +406,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     std::vector<const Cand*> quiet;
     for (const auto& c : all)
       // A requeue here is one the job ran again after (dropped from the initiators above).
-      if (is_cancellation(c.entry) || has_tag(c.entry, "requeue") || c.entry->severity == core::Severity::Info)
+      if (is_cancellation(c.entry) || c.entry->has_tag("requeue") || c.entry->severity == core::Severity::Info)
         quiet.push_back(&c);
     std::stable_sort(quiet.begin(), quiet.end(), [](const Cand* a, const Cand* b) {
       return is_cancellation(a->entry) > is_cancellation(b->entry);
@@ -668,7 +664,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
           hung = next->second;
         }
         // A peer that went away (its connection dropped) or one that did not answer in time.
-        const bool went_away = std::find(c.entry->tags.begin(), c.entry->tags.end(), "peer-exit") != c.entry->tags.end();
+        const bool went_away = c.entry->has_tag("peer-exit");
         std::string who = rank_str(c.source->rank);
         who[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(who[0])));
         hang_notes.push_back(who + " names rank " + std::to_string(first_named) +
@@ -985,7 +981,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   // A check in which every rank compares itself with rank 0 and only those that differ raise
   // (DDP's `params[i] in this process ... process 0`): two or more ranks that raise it over one
   // same value agree with each other, so the rank they all differ from is rank 0.
-  if (!initiators.empty() && has_tag(primary->entry, "against-rank0")) {
+  if (!initiators.empty() && primary->entry->has_tag("against-rank0")) {
     std::map<int, std::string> held;
     bool agree = true;
     for (const auto& c : all) {
@@ -1013,7 +1009,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   }
   // A comparison every rank in it raises (the collective checker's `Rank 1 is running ..., but
   // Rank 7 is running ...`): the rank that printed it is one side, not the one that diverged.
-  if (from_initiator && has_tag(primary->entry, "pairwise") && d.initiating_rank >= 0 &&
+  if (from_initiator && primary->entry->has_tag("pairwise") && d.initiating_rank >= 0 &&
       d.initiating_rank == primary->source->rank &&
       std::none_of(hang_notes.begin(), hang_notes.end(), [](const std::string& n) { return n.find(" stands apart: ") != std::string::npos; })) {
     hang_notes.push_back("Rank " + std::to_string(d.initiating_rank) + " printed this comparison, and every rank in a mismatch "
@@ -1173,14 +1169,14 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   // the error it leaves in its CUDA context is its own process's alone, so the one rank that
   // then reports `device-side assert triggered` (`[Rank 1] NCCL watchdog thread terminated with
   // exception: CUDA error: device-side assert triggered`) is the rank that asserted.
-  if (from_initiator && d.initiating_rank < 0 && primary->source->rank < 0 && has_tag(primary->entry, "cuda") &&
-      has_tag(primary->entry, "assert")) {
+  if (from_initiator && d.initiating_rank < 0 && primary->source->rank < 0 && primary->entry->has_tag("cuda") &&
+      primary->entry->has_tag("assert")) {
     std::set<int> ranks;
     const Cand* said = nullptr;
     for (const auto& c : all) {
       if (c.source->rank < 0) continue;
       auto reason = c.hit.captures.find("reason");
-      const bool asserted = has_tag(c.entry, "assert") ||
+      const bool asserted = c.entry->has_tag("assert") ||
                             (reason != c.hit.captures.end() && reason->second.find("device-side assert") != std::string::npos);
       if (!asserted) continue;
       ranks.insert(c.source->rank);

@@ -710,7 +710,7 @@ void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offs
       const core::Entry& e = matcher_.entries()[h.entry];
       if (!e.can_initiate()) continue;
       // The fallback for unknown exceptions initiates only inside a cascade, known at the end.
-      if (std::find(e.tags.begin(), e.tags.end(), "fallback") != e.tags.end()) continue;
+      if (e.has_tag("fallback")) continue;
       // Context rules are only settled at the end; live, trust fingerprints that need none.
       const auto& fp = e.fingerprints[h.fingerprint];
       if (!fp.requires_pattern.empty() || !fp.excludes_pattern.empty()) continue;
@@ -772,9 +772,7 @@ constexpr uint64_t kCutOffTail = 3;
 
 namespace {
 std::vector<core::Entry>::const_iterator fallback_entry(const std::vector<core::Entry>& entries) {
-  return std::find_if(entries.begin(), entries.end(), [](const core::Entry& e) {
-    return std::find(e.tags.begin(), e.tags.end(), "fallback") != e.tags.end();
-  });
+  return std::find_if(entries.begin(), entries.end(), [](const core::Entry& e) { return e.has_tag("fallback"); });
 }
 }  // namespace
 

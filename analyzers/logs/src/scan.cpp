@@ -47,7 +47,7 @@ void Scanner::feed(uint32_t source, uint64_t line, std::string_view text, const 
     // new on each line.
     const bool summarised = entry.severity != core::Severity::Fatal && entry.severity != core::Severity::Error &&
                             fp->requires_id < 0 && fp->excludes_id < 0 && !fp->when &&
-                            std::find(entry.tags.begin(), entry.tags.end(), "per-worker") == entry.tags.end();
+                            !entry.has_tag("per-worker");
     const uint64_t first_key = (uint64_t(uint32_t(id)) << 32) | source;
     if (summarised) {
       if (Summary* first = first_.find(first_key)) {

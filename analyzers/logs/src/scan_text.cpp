@@ -28,10 +28,7 @@ std::vector<Hit> scan_text(const Matcher& matcher, std::string_view text) {
   // The fallback entry for unknown exceptions (tag `fallback`) stands in only for lines no other
   // entry knows: where a known entry hit the same line, its hit is dropped.
   std::vector<Hit> hits = scanner.finish();
-  auto fallback = [&](const Hit& h) {
-    const auto& tags = matcher.entries()[h.entry].tags;
-    return std::find(tags.begin(), tags.end(), "fallback") != tags.end();
-  };
+  auto fallback = [&](const Hit& h) { return matcher.entries()[h.entry].has_tag("fallback"); };
   std::set<std::pair<uint32_t, uint64_t>> known;
   for (const auto& h : hits)
     if (!fallback(h)) known.insert({h.source, h.line});

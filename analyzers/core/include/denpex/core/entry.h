@@ -1,6 +1,7 @@
 #pragma once
 // The encyclopedia's entry model: one failure, its fingerprints, its explanation and its fix.
 // Filled by analyzers/encyclopedia from YAML; read by every renderer and by the log matcher.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -55,6 +56,7 @@ struct Entry {
   bool builtin = false;
 
   bool can_initiate() const { return role != Role::Collateral; }
+  bool has_tag(std::string_view tag) const { return std::find(tags.begin(), tags.end(), tag) != tags.end(); }
 };
 
 // The fixed list of categories, in the order docs and `signatures list` show them.

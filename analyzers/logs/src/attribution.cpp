@@ -496,6 +496,33 @@ int logged_rank(std::string_view line, std::pair<size_t, size_t>* digits_at) {
   return -1;
 }
 
+int bracket_number(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size() && i < 8 && line[i] == ' ') ++i;
+  if (i >= line.size() || line[i] != '[') return -1;
+  int n = 0;
+  ++i;
+  if (!number(line, i, n) || line.substr(i, 2) != "] ") return -1;
+  return n;
+}
+
+void BracketRanks::see(int n) {
+  if (n < 0) return;
+  if (lines_ > 0 && n <= last_) ++not_rising_;
+  ++lines_;
+  last_ = n;
+  if (n >= 64) {
+    large_ = true;
+  } else {
+    seen_ |= uint64_t{1} << n;
+  }
+}
+
+bool BracketRanks::ranks() const {
+  const auto distinct = static_cast<uint32_t>(__builtin_popcountll(seen_));
+  return !large_ && lines_ >= 4 && 2 * distinct <= lines_ && 4 * not_rising_ >= lines_ - 1;
+}
+
 Attribution attribute_line(std::string_view line) {
   Attribution a;
   if (line.size() > 24 && line[3] == ' ' && line[15] == ' ') syslog_host(line, a.node);

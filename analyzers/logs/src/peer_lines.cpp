@@ -240,20 +240,25 @@ std::vector<PeerLine> collect_peer_lines(const Diagnoser::State& st, std::vector
     return norm;
   };
   // The same pass finds each input's column label word.
+  // And whether a bare `[N] ` heading its lines is each rank's own print or a paste's line number.
   std::vector<std::string> label_words;
+  std::vector<bool> bracket_ranks;
   for (const auto& in : st.inputs) {
     ColumnWords words;
+    BracketRanks brackets;
     kept_lines(in, [&](uint64_t, std::string_view raw) {
       std::string_view line = normalized(raw);
       const Attribution a = attribute_line(line);
       const std::string_view body = a.body(line);
       if (a.rank < 0) words.add(body, a.strip > 0);
+      if (a.rank < 0) brackets.see(bracket_number(line));
       const int pid = logged_pid(body);
       if (pid <= 0 || pid_rank.size() >= 4096) return;
       const int rank = a.rank >= 0 ? a.rank : logged_rank(body);
       if (rank >= 0) pid_rank.try_emplace(pid, rank);
     });
     label_words.push_back(words.word());
+    bracket_ranks.push_back(brackets.ranks());
   }
 
   std::vector<PeerLine> out;
@@ -268,6 +273,7 @@ std::vector<PeerLine> collect_peer_lines(const Diagnoser::State& st, std::vector
       if (traceback_line(body)) return;
       body = body.substr(0, kMaxText);
       int rank = a.rank >= 0 ? a.rank : name_rank_at(in, n);
+      if (rank < 0 && bracket_ranks[i]) rank = bracket_number(line);
       std::pair<size_t, size_t> label{std::string_view::npos, 0};
       const int named = logged_rank(body, &label);
       if (rank < 0) rank = named;

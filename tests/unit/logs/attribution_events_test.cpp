@@ -283,3 +283,22 @@ TEST_CASE("logged_pid: the process id a line names beside its words") {
   CHECK(logs::logged_pid("pid=123456789 x") == -1);  // longer than a pid
   CHECK(logs::attribute_line("node-02:41222:41290 [2] NCCL INFO comm 0x5581a3e0 rank 2 nranks 4").pid == 41222);
 }
+
+TEST_CASE("bracket numbers: a job's rank prints come back, a paste's line numbers rise") {
+  CHECK(logs::bracket_number("[1] resuming from ckpt.pt") == 1);
+  CHECK(logs::bracket_number("   [1745] Traceback (most recent call last):") == 1745);
+  CHECK(logs::bracket_number("[rank1]: boom") == -1);
+  CHECK(logs::bracket_number("[1]: boom") == -1);
+  CHECK(logs::bracket_number("[1,2]<stderr>: x") == -1);
+  auto decide = [](std::initializer_list<int> numbers) {
+    logs::BracketRanks b;
+    for (int n : numbers) b.see(n);
+    return b.ranks();
+  };
+  CHECK(decide({0, 0, 0, 2, 2, 2, 1, 1}));        // each rank's prints in a row
+  CHECK(decide({0, 1, 2, 0, 1, 2, 0, 1, 2}));     // round robin
+  CHECK_FALSE(decide({0, 1, 2, 0}));              // too few to tell
+  CHECK_FALSE(decide({1, 2, 3, 4, 5, 6, 7, 8}));  // a numbered paste
+  CHECK_FALSE(decide({1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8}));  // two numbered pastes
+  CHECK_FALSE(decide({3, 3, 3, 70, 3, 3}));       // a number no rank of a small job has
+}

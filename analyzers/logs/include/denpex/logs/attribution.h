@@ -2,6 +2,7 @@
 // Who printed a line: rank, local rank and node, read from the prefixes launchers and libraries
 // write, from file names, and when it happened, read from the common timestamp formats.
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,6 +59,28 @@ int ray_rank(std::string_view body, int* worker_pid);
 // rank as a top-level number near its front: `{"ts": "...", "rank": 3, "level": "ERROR", ...}`;
 // -1 when none. The record is the line's text: its fields stay for fingerprints.
 int json_rank(std::string_view line);
+
+// A bare `[N] ` at the head of a line (after up to 8 spaces): a paste's line number (`[1745] `) or
+// a job's own `print(f"[{rank}] ...")`. -1 when the line has none. Which of the two it is can only
+// be told from all such lines of an input (BracketRanks), never from one.
+int bracket_number(std::string_view line);
+
+// Tells the two apart over an input's lines: a paste's numbers rise (by one a line, with a jump
+// where a second paste starts), a job's ranks come back again and again. Ranks when at least 4
+// lines carry such a number, all below 64, at most half as many distinct numbers as lines, and at
+// least a quarter of the steps from one such line to the next do not rise.
+class BracketRanks {
+ public:
+  void see(int n);
+  bool ranks() const;
+
+ private:
+  uint32_t lines_ = 0;
+  uint32_t not_rising_ = 0;
+  uint64_t seen_ = 0;  // bit n: `[n] ` was seen
+  int last_ = -1;
+  bool large_ = false;
+};
 
 // From a file name: `rank3.log`, `rank-3.txt`, `worker_3.out`, `node-05.out`, `dmesg-node-05.log`.
 Attribution attribute_file(std::string_view path);

@@ -483,6 +483,16 @@ static int process_header_rank(std::string_view line) {
   if (!line.starts_with("Process ") || !line.ends_with(":") || line.size() > 80) return -1;
   const std::string_view name = line.substr(8, line.size() - 9);
   if (int r = logged_rank(name); r >= 0) return r;
+  // A name the job gave its processes, `Process(name=f"trainer-{rank}")`: a rank word and the rank.
+  for (std::string_view word : {"trainer", "worker", "proc", "task"}) {
+    if (name.size() <= word.size() + 1 || name.size() > word.size() + 6 || !name.starts_with(word)) continue;
+    size_t i = word.size();
+    if (name[i] == '-' || name[i] == '_') ++i;
+    int n = 0;
+    const size_t from = i;
+    for (; i < name.size() && name[i] >= '0' && name[i] <= '9'; ++i) n = n * 10 + (name[i] - '0');
+    return i > from && i == name.size() ? n : -1;
+  }
   for (std::string_view kind : {"Process-", "SpawnProcess-", "ForkProcess-", "ForkServerProcess-"}) {
     if (!name.starts_with(kind) || name.size() == kind.size() || name.size() > kind.size() + 5) continue;
     int n = 0;

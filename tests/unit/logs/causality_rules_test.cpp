@@ -899,6 +899,21 @@ TEST_CASE("multiprocessing's `Process SpawnProcess-N:` header names the child's 
   REQUIRE_FALSE(r.diagnoses.empty());
   CHECK(r.diagnoses[0].initiating_rank == 2);
   CHECK(r.diagnoses[0].collateral.size() >= 2);
+  // A name the job gave (`Process(name=f"trainer-{rank}")`, bench/causality/heldout48, 4803): the
+  // rank itself, not counted from 1.
+  auto rename = [&](std::string text) {
+    for (int n = 2; n <= 4; ++n) {
+      const std::string from = "Process SpawnProcess-" + std::to_string(n) + ":";
+      text.replace(text.find(from), from.size(), "Process trainer-" + std::to_string(n) + ":");
+    }
+    return text;
+  };
+  auto named = diagnose({{"job.log", rename(child(3, recursion) + child(2, closed) + child(4, closed))}});
+  REQUIRE_FALSE(named.diagnoses.empty());
+  CHECK(named.diagnoses[0].initiating_rank == 3);
+  auto loader = diagnose({{"job.log", "Process loader-3:\n" + std::string(kKeyError) + kClosed}});
+  REQUIRE_FALSE(loader.diagnoses.empty());
+  CHECK(loader.diagnoses[0].initiating_rank == -1);
   // Not a header: a sentence that starts with the word.
   auto plain = diagnose({{"job.log", "Process group ready:\n" + std::string(kKeyError) + kClosed}});
   REQUIRE_FALSE(plain.diagnoses.empty());

@@ -76,7 +76,9 @@ std::optional<std::pair<std::string, std::string>> split_exception_line(std::str
     // Where Python puts the exception line, right after the frames, a class of the job's own
     // named outside that convention is still the exception: only with a message, so that a bare
     // word another process printed there is not taken for one.
-    if (!after_frames || msg.empty() || !camel_case_class(last)) return std::nullopt;
+    // C modules name theirs `error` behind the module: `zlib.error`, `struct.error`, `re.error`.
+    const bool module_error = last == "error" && type.size() > last.size() + 1;
+    if (!after_frames || msg.empty() || !(camel_case_class(last) || module_error)) return std::nullopt;
     if (unconventional) *unconventional = true;
   }
   return std::make_pair(std::string(type), std::string(msg.substr(0, kMaxMessage)));

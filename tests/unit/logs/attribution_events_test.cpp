@@ -171,6 +171,13 @@ TEST_CASE("exception lines are told apart from prose") {
   CHECK(logs::split_exception_line("data.checks.FeatureSchemaDrift: column 7 is float64", true));
   CHECK(logs::split_exception_line("KeyError: 'labels'", true, &unconventional));
   CHECK_FALSE(unconventional);
+  // A C module's own class (real: a damaged feature block, bench/causality/heldout47, 4703).
+  CHECK(logs::split_exception_line("zlib.error: Error -3 while decompressing data: incorrect header check", true, &unconventional));
+  CHECK(unconventional);
+  CHECK(logs::split_exception_line("struct.error: unpack requires a buffer of 4 bytes", true));
+  CHECK_FALSE(logs::split_exception_line("zlib.error: Error -3 while decompressing data", false));
+  CHECK_FALSE(logs::split_exception_line("error: Error -3", true));
+  CHECK_FALSE(logs::split_exception_line("zlib.error", true));
   for (const char* prose : {"Epoch: 3", "INFO: saved", "VocabMismatch", "TrainingConfig:", "Loss Went: up", "dataConfig: x"})
     CHECK_MESSAGE(!logs::split_exception_line(prose, true), prose);
   CHECK(logs::looks_like_error("ERROR: something"));

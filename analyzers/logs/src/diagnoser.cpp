@@ -485,7 +485,7 @@ static int process_header_rank(std::string_view line) {
   if (int r = logged_rank(name); r >= 0) return r;
   // A name the job gave its processes, `Process(name=f"trainer-{rank}")`: a rank word and the rank.
   for (std::string_view word : {"trainer", "worker", "proc", "task"}) {
-    if (name.size() <= word.size() + 1 || name.size() > word.size() + 6 || !name.starts_with(word)) continue;
+    if (name.size() <= word.size() || name.size() > word.size() + 6 || !name.starts_with(word)) continue;
     size_t i = word.size();
     if (name[i] == '-' || name[i] == '_') ++i;
     int n = 0;

@@ -900,17 +900,20 @@ TEST_CASE("multiprocessing's `Process SpawnProcess-N:` header names the child's 
   CHECK(r.diagnoses[0].initiating_rank == 2);
   CHECK(r.diagnoses[0].collateral.size() >= 2);
   // A name the job gave (`Process(name=f"trainer-{rank}")`, bench/causality/heldout48, 4803): the
-  // rank itself, not counted from 1.
-  auto rename = [&](std::string text) {
+  // rank itself, not counted from 1; with or without a separator (`trainer3`).
+  auto rename = [&](std::string text, const std::string& word) {
     for (int n = 2; n <= 4; ++n) {
       const std::string from = "Process SpawnProcess-" + std::to_string(n) + ":";
-      text.replace(text.find(from), from.size(), "Process trainer-" + std::to_string(n) + ":");
+      text.replace(text.find(from), from.size(), "Process " + word + std::to_string(n) + ":");
     }
     return text;
   };
-  auto named = diagnose({{"job.log", rename(child(3, recursion) + child(2, closed) + child(4, closed))}});
-  REQUIRE_FALSE(named.diagnoses.empty());
-  CHECK(named.diagnoses[0].initiating_rank == 3);
+  for (const std::string word : {"trainer-", "trainer", "worker_"}) {
+    CAPTURE(word);
+    auto named = diagnose({{"job.log", rename(child(3, recursion) + child(2, closed) + child(4, closed), word)}});
+    REQUIRE_FALSE(named.diagnoses.empty());
+    CHECK(named.diagnoses[0].initiating_rank == 3);
+  }
   auto loader = diagnose({{"job.log", "Process loader-3:\n" + std::string(kKeyError) + kClosed}});
   REQUIRE_FALSE(loader.diagnoses.empty());
   CHECK(loader.diagnoses[0].initiating_rank == -1);

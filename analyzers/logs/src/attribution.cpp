@@ -252,8 +252,17 @@ size_t host_prefix(std::string_view line, std::string& host) {
     upper = upper || std::isupper(static_cast<unsigned char>(line[i]));
     ++i;
   }
-  // pdsh's `host: `, or GNU parallel's `--tag` (the argument, here a host, then a TAB).
-  const size_t after = line.substr(i, 2) == ": " ? 2 : (i < line.size() && line[i] == '\t') ? 1 : 0;
+  // pdsh's `host: `, or GNU parallel's `--tag` (the argument, here a host, then a TAB), or its
+  // `--tagstring '{} {#}'` (the host, then more short words, then the TAB).
+  size_t after = line.substr(i, 2) == ": " ? 2 : (i < line.size() && line[i] == '\t') ? 1 : 0;
+  if (after == 0 && i < line.size() && line[i] == ' ') {
+    const size_t tab = line.find('\t', i);
+    if (tab != std::string_view::npos && tab < 64) {
+      const std::string_view words = line.substr(i, tab - i);
+      const bool printable = std::all_of(words.begin(), words.end(), [](char c) { return c >= ' ' && c <= '~'; });
+      if (printable && words.find(": ") == std::string_view::npos) after = tab + 1 - i;
+    }
+  }
   if (i == 0 || !sep || after == 0 || !ascii_alnum(static_cast<unsigned char>(line[0]))) return 0;
   if (!digit) {
     const std::string_view name = line.substr(0, i);
@@ -461,16 +470,26 @@ int rank_of_world(std::string_view line, std::pair<size_t, size_t>* digits_at) {
   if (open == std::string_view::npos || open > 40) return -1;
   for (size_t i = 0; i < open; ++i)
     if (std::isalpha(static_cast<unsigned char>(line[i])) && line[i] != 'T' && line[i] != 'Z') return -1;
-  size_t i = open + 1;
-  int r = 0, w = 0;
-  const size_t digits = i;
-  if (!number(line, i, r) || i >= line.size() || line[i] != '/') return -1;
-  const size_t length = i - digits;
-  ++i;
-  if (!number(line, i, w) || i >= line.size() || line[i] != ']' || w < 2 || r >= w) return -1;
-  if (i + 1 < line.size() && line[i + 1] != ' ') return -1;
-  if (digits_at) *digits_at = {digits, length};
-  return r;
+  const size_t close = line.find(']', open);
+  if (close == std::string_view::npos || close - open > 80 || (close + 1 < line.size() && line[close + 1] != ' ')) return -1;
+  // The bracket alone (`[2/4]`), or one of its words, bare or as `r2/4` (a job's own head,
+  // `[trn-b02 r3/4 l1]`: host, rank of world, local rank).
+  for (size_t word = open + 1; word < close;) {
+    const size_t end = std::min(close, line.find(' ', word));
+    size_t i = word + (line[word] == 'r' && word + 1 < end && is_digit(line[word + 1]));
+    int r = 0, w = 0;
+    const size_t digits = i;
+    if (number(line, i, r) && i < end && line[i] == '/') {
+      const size_t length = i - digits;
+      ++i;
+      if (number(line, i, w) && i == end && w >= 2 && r < w) {
+        if (digits_at) *digits_at = {digits, length};
+        return r;
+      }
+    }
+    word = end + 1;
+  }
+  return -1;
 }
 }  // namespace
 
@@ -553,6 +572,7 @@ Attribution attribute_line(std::string_view line) {
   if (auto p = rank_prefix(line)) {
     a.rank = p->rank;
     a.local_rank = p->local_rank;
+    a.rank_is_local = p->local_only;
     a.strip += p->length;
     line.remove_prefix(p->length);
   }

@@ -14,6 +14,7 @@
 #include "device_rank.h"
 #include "diagnoser_state.h"
 #include "exit_reports.h"
+#include "node_ranks.h"
 #include "odd_one_out.h"
 #include "path_rank.h"
 #include "peer_lines.h"
@@ -95,25 +96,6 @@ std::string rank_str(int rank) { return rank >= 0 ? "rank " + std::to_string(ran
 // Its rank, else the host whose prefix its lines carry.
 std::string source_str(const SourceInfo& s) {
   return s.rank >= 0 || s.node.empty() ? rank_str(s.rank) : "a process on " + s.node;
-}
-
-// The global rank of a local rank on the node whose agent printed its rendezvous result in this
-// source (`global_ranks=[4, 5, 6, 7]`), or -1 when the log does not show the mapping.
-int global_rank_of(const SourceInfo& s, int local) {
-  if (local < 0) return -1;
-  const auto& g = s.events.global_ranks();
-  if (!g.empty()) return static_cast<size_t>(local) < g.size() ? g[static_cast<size_t>(local)] : -1;
-  // Else the same agent's failure table: each row gives `rank : 2 (local_rank: 0)`, and a node's
-  // workers hold consecutive global ranks, so every row's rank less its local rank is the node's
-  // first rank (rows that disagree give nothing).
-  int offset = -1;
-  for (const auto* list : {&s.events.root_causes(), &s.events.other_failures()})
-    for (const auto& f : *list) {
-      if (f.rank < 0 || f.local_rank < 0 || f.rank < f.local_rank) continue;
-      if (offset >= 0 && offset != f.rank - f.local_rank) return -1;
-      offset = f.rank - f.local_rank;
-    }
-  return offset >= 0 ? offset + local : -1;
 }
 
 std::string at(const Diagnoser::State& st, const Cand& c) {
@@ -1382,6 +1364,8 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       found = busy_elsewhere(lines, PeerPos{primary->source->input,
                                             failed_ex->traceback_line ? failed_ex->traceback_line : failed_ex->line,
                                             primary->meta.time});
+    if (!found && failed_ex && failed_ex->traceback_line)
+      found = silent_after_traceback(lines, primary->source->input, failed_ex->traceback_line, failed_ex->line);
     if (!found) found = odd_report(lines);
     // Last, convention: a failure in work scripts leave to rank 0, when other processes lost it.
     const bool peers_lost_it = std::any_of(all.begin(), all.end(), [&](const Cand& c) {

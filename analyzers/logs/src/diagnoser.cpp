@@ -7,6 +7,7 @@
 #include "denpex/logs/normalize.h"
 #include "denpex/logs/paste_repair.h"
 #include "diagnoser_state.h"
+#include "node_ranks.h"
 #include "self_named_files.h"
 #include "find_literal.h"
 #include "line_cache.h"
@@ -351,6 +352,10 @@ uint32_t Diagnoser::note_rank(uint32_t input, int rank) {
     s.input = input;
     s.rank = rank < -1 ? -1 : rank;
     s.node = rank < -1 ? st.prefix_nodes[static_cast<size_t>(-2 - rank)] : st.inputs[input].file_attr.node;
+    if (rank < -1 && st.prefix_locals[static_cast<size_t>(-2 - rank)] >= 0) {
+      s.local_rank = st.prefix_locals[static_cast<size_t>(-2 - rank)];
+      s.node_local = true;
+    }
     st.sources.push_back(std::move(s));
   }
   if (rank >= -1 && rank < kFastRanks) {
@@ -360,8 +365,23 @@ uint32_t Diagnoser::note_rank(uint32_t input, int rank) {
   return it->second;
 }
 
-int Diagnoser::source_key(uint32_t input, const Attribution& a) {
+int Diagnoser::source_key(uint32_t input, const Attribution& a, std::string_view body) {
   State& st = *state_;
+  if (a.rank_local_to_node()) {
+    // torchrun's `[default1]:` behind a host's prefix: local rank 1 of that node, global rank 1
+    // only on the first node. The process's own head may say its global rank
+    // (`[gpu-b02 r2/4 l0] joined ...`, `rank 2: ...`); else node_ranks.h places it at the end.
+    const std::pair<std::string, int> key{a.node, a.local_rank};
+    auto it = st.node_local_rank.find(key);
+    if (it == st.node_local_rank.end()) {
+      constexpr size_t kMaxNodeLocal = 4096;
+      std::pair<size_t, size_t> digits{0, 0};
+      const int named = logged_rank(body, &digits);
+      if (named >= 0 && digits.first < 48 && st.node_local_rank.size() < kMaxNodeLocal)
+        it = st.node_local_rank.emplace(key, named).first;
+    }
+    return it != st.node_local_rank.end() ? it->second : prefix_node_key(a.node, a.local_rank);
+  }
   if (a.rank >= 0) return a.rank;
   // A process prefix (Ray's `(... pid=N, ...)`) whose pid said its rank earlier.
   if (a.pid >= 0 && a.node_prefix)
@@ -370,12 +390,21 @@ int Diagnoser::source_key(uint32_t input, const Attribution& a) {
   if (file_rank >= 0 || !a.node_prefix || a.node.empty()) return file_rank;
   // Unranked lines of several hosts in one stream: each host is a source of its own, so that
   // one host's traceback is not taken for another's.
+  return prefix_node_key(a.node, -1);
+}
+
+// The source key of a host's unranked lines (local -1), or of one local rank's lines on it.
+int Diagnoser::prefix_node_key(const std::string& node, int local) {
+  State& st = *state_;
   constexpr size_t kMaxPrefixNodes = 4096;
-  auto it = st.prefix_node_index.find(a.node);
+  // A host name holds no newline: `node\nlocal` cannot be another host's name.
+  const std::string name = local < 0 ? node : node + "\n" + std::to_string(local);
+  auto it = st.prefix_node_index.find(name);
   if (it == st.prefix_node_index.end()) {
     if (st.prefix_nodes.size() >= kMaxPrefixNodes) return -1;
-    it = st.prefix_node_index.emplace(a.node, static_cast<int>(st.prefix_nodes.size())).first;
-    st.prefix_nodes.push_back(a.node);
+    it = st.prefix_node_index.emplace(name, static_cast<int>(st.prefix_nodes.size())).first;
+    st.prefix_nodes.push_back(node);
+    st.prefix_locals.push_back(local);
   }
   return -2 - it->second;
 }
@@ -627,7 +656,7 @@ void Diagnoser::process_line(uint32_t input, std::string_view chunk, size_t offs
     if (block->first) in.file_attr.rank = block->second;
     if (in.name_ranks.size() < kMaxSectionHeaders) in.name_ranks.emplace_back(lineno, in.file_attr.rank);
   }
-  int key = source_key(input, a);
+  int key = source_key(input, a, body);
   if (key == -1) key = logged_traceback(in, chunk, offset, lineno, norm, body);
   if (key == -1 && !in.blocks.empty()) {
     while (in.block_at < in.blocks.size() && in.blocks[in.block_at].last < lineno) ++in.block_at;
@@ -735,6 +764,7 @@ Report Diagnoser::finish() {
   State& st = *state_;
   for (uint32_t i = 0; i < st.inputs.size(); ++i) close(i);
   for (auto& s : st.sources) s.events.finish();
+  resolve_node_local_ranks(st);
   std::vector<Hit> hits = st.scanner.finish();
   add_cut_off_tracebacks(hits);
   add_unconventional_exceptions(hits);

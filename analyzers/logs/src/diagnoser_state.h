@@ -17,6 +17,8 @@ struct SourceInfo {
   int rank = -1;
   int local_rank = -1;
   std::string node;
+  // Keyed by node and local rank (node_ranks.h): its rank, when known, was found for it.
+  bool node_local = false;
   EventTracker events;
   // Where and when its last line was read: a traceback the input ends inside is dated by it.
   uint64_t last_order = 0;
@@ -85,6 +87,10 @@ struct Diagnoser::State {
   // Nodes named by line prefixes (pdsh `host: `, `[pod/...]`): key -2 - i in source_of.
   std::map<std::string, int, std::less<>> prefix_node_index;
   std::vector<std::string> prefix_nodes;
+  std::vector<int> prefix_locals;  // by prefix node: its local rank for a (node, local rank) key, else -1
+  // (node, local rank) behind a host prefix -> the global rank the process's own lines named
+  // (`[gpu-b02 r2/4 l0] joined ...`), the first such line's.
+  std::map<std::pair<std::string, int>, int> node_local_rank;
   std::map<std::pair<uint32_t, uint64_t>, HitMeta> meta;    // (source, line) -> meta
   std::vector<Snapshot> snapshots;
   std::optional<LineRef> first_error_line;

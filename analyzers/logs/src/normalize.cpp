@@ -141,7 +141,7 @@ std::optional<RankPrefix> rank_prefix(std::string_view line) {
     }
     i = after;
     if (i < line.size() && line[i] == ' ') ++i;
-    return RankPrefix{rank, i, rank};
+    return RankPrefix{rank, i, rank, true};
   }
   i = 0;
   int job = 0;

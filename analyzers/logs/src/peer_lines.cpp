@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "denpex/logs/attribution.h"
 #include "denpex/logs/normalize.h"
@@ -254,12 +255,22 @@ std::vector<PeerLine> collect_peer_lines(const Diagnoser::State& st, std::vector
       if (a.rank < 0) brackets.see(bracket_number(line));
       const int pid = logged_pid(body);
       if (pid <= 0 || pid_rank.size() >= 4096) return;
-      const int rank = a.rank >= 0 ? a.rank : logged_rank(body);
+      const int rank = a.rank >= 0 && !a.rank_local_to_node() ? a.rank : logged_rank(body);
       if (rank >= 0) pid_rank.try_emplace(pid, rank);
     });
     label_words.push_back(words.word());
     bracket_ranks.push_back(brackets.ranks());
   }
+
+  // A local rank behind a host's prefix: the global rank the diagnoser found for it (node_ranks.h).
+  std::map<std::tuple<uint32_t, std::string, int>, int> node_local;
+  for (const auto& s : st.sources)
+    if (s.node_local && s.rank >= 0) node_local.try_emplace({s.input, s.node, s.local_rank}, s.rank);
+  auto line_rank = [&](uint32_t input, const Attribution& a) {
+    if (!a.rank_local_to_node()) return a.rank;
+    auto it = node_local.find({input, a.node, a.local_rank});
+    return it == node_local.end() ? -1 : it->second;
+  };
 
   std::vector<PeerLine> out;
   for (uint32_t i = 0; i < st.inputs.size(); ++i) {
@@ -272,7 +283,7 @@ std::vector<PeerLine> collect_peer_lines(const Diagnoser::State& st, std::vector
       std::string_view body = a.body(line);
       if (traceback_line(body)) return;
       body = body.substr(0, kMaxText);
-      int rank = a.rank >= 0 ? a.rank : name_rank_at(in, n);
+      int rank = a.rank >= 0 ? line_rank(i, a) : name_rank_at(in, n);
       if (rank < 0 && bracket_ranks[i]) rank = bracket_number(line);
       std::pair<size_t, size_t> label{std::string_view::npos, 0};
       const int named = logged_rank(body, &label);
@@ -710,6 +721,39 @@ std::optional<PeerFinding> busy_elsewhere(const std::vector<PeerLine>& lines, co
                                 join(odd->usual) + " (" + quote(*odd->theirs) + "): it was doing other work when the error "
                                 "came, so the error is most likely its (an inference from the ranks' own lines).",
                      "was doing other work (" + quote(*odd->mine) + ") when the error came"};
+}
+
+std::optional<PeerFinding> silent_after_traceback(const std::vector<PeerLine>& lines, uint32_t input,
+                                                  uint64_t traceback_line, uint64_t exception_line) {
+  std::map<int, const PeerLine*> before, after;  // each rank's last line before, first line after
+  for (const auto& l : lines) {
+    if (l.input != input || l.blocked) continue;
+    if (l.line < traceback_line) {
+      auto& b = before[l.rank];
+      if (!b || l.line > b->line) b = &l;
+    } else if (l.line > exception_line && !l.error) {  // working, not failing in turn
+      auto& a = after[l.rank];
+      if (!a || l.line < a->line) a = &l;
+    }
+  }
+  if (before.size() < 2 || after.empty()) return std::nullopt;
+  const PeerLine* silent = nullptr;
+  for (const auto& [r, l] : before) {
+    if (after.count(r)) continue;
+    if (silent) return std::nullopt;
+    silent = l;
+  }
+  if (!silent) return std::nullopt;
+  std::vector<int> alive;
+  for (const auto& [r, l] : after) alive.push_back(r);
+  const PeerLine& shown = *after.begin()->second;
+  return PeerFinding{silent->rank, "The traceback names no rank; of the ranks whose lines share its file, rank " +
+                                       std::to_string(silent->rank) + " logged nothing after it (its last line: " +
+                                       quote(*silent) + ", " + silent->where + "), while " +
+                                       (alive.size() == 1 ? "rank " : "ranks ") + join(alive) + " went on (" + quote(shown) +
+                                       ", " + shown.where + "): the traceback ended rank " + std::to_string(silent->rank) +
+                                       " (an inference from the order of the lines).",
+                     "its output ended with the traceback while its peers went on"};
 }
 
 }  // namespace denpex::logs

@@ -103,4 +103,12 @@ std::optional<PeerFinding> stuck_elsewhere(const std::vector<PeerLine>& lines, c
 // pairwise_acc 0.418` against `INFO rankR step 10 pair_loss 0.7175`) was doing other work then.
 std::optional<PeerFinding> busy_elsewhere(const std::vector<PeerLine>& lines, const PeerPos& error);
 
+// A traceback of no rank (from `traceback_line` to its exception line, `exception_line`) in an
+// input holding the lines of two ranks or more (a node's file, one interleaved stream): a rank
+// whose own healthy lines go on after it was still running, so when exactly one rank that logged
+// before it logged nothing after it, the traceback is that rank's. A peer's own error after it
+// says nothing: it may be failing in turn.
+std::optional<PeerFinding> silent_after_traceback(const std::vector<PeerLine>& lines, uint32_t input,
+                                                  uint64_t traceback_line, uint64_t exception_line);
+
 }  // namespace denpex::logs

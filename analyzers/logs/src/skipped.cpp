@@ -184,9 +184,9 @@ void Diagnoser::attribute_skipped(uint32_t input, std::string_view raw) {
     norm = st.norm;
   }
   Attribution a = attribute_line(norm);
-  note_pid(a, a.rank >= 0 ? a.rank : st.inputs[input].file_attr.rank, a.body(norm));
+  note_pid(a, a.rank >= 0 && !a.rank_local_to_node() ? a.rank : st.inputs[input].file_attr.rank, a.body(norm));
   if (a.local_rank < 0 && a.node.empty()) return;
-  SourceInfo& src = st.sources[note_rank(input, source_key(input, a))];
+  SourceInfo& src = st.sources[note_rank(input, source_key(input, a, a.body(norm)))];
   if (src.local_rank < 0 && a.local_rank >= 0) src.local_rank = a.local_rank;
   if (src.node.empty() && !a.node.empty()) src.node = a.node;
 }

@@ -142,6 +142,20 @@ TEST_CASE("torchrun's [defaultN]: prefix is the local rank; a [rankM]: behind it
     CHECK_FALSE(logs::rank_prefix("rank 2 finished"));
     CHECK_FALSE(logs::rank_prefix("[epoch 2] loss 0.1"));
   }
+  SUBCASE("behind a host's prefix the local rank is not yet global") {
+    CHECK(local->local_only);
+    CHECK_FALSE(both->local_only);
+    // GNU parallel's `--tagstring '{} {#}'` (bench/causality/heldout47, 4702): host, job number, TAB.
+    auto tagged = logs::attribute_line("gpu-b02 1\t[default1]:Traceback (most recent call last):");
+    CHECK(tagged.node == "gpu-b02");
+    CHECK(tagged.local_rank == 1);
+    CHECK(tagged.rank_local_to_node());
+    CHECK(tagged.body("gpu-b02 1\t[default1]:Traceback (most recent call last):") == "Traceback (most recent call last):");
+    CHECK_FALSE(logs::attribute_line("[default1]:Traceback (most recent call last):").rank_local_to_node());
+    CHECK_FALSE(logs::attribute_line("gpu-b02: [default1]:[rank3]: x").rank_local_to_node());
+    CHECK(logs::attribute_line("gpu-b02: [default1]:[rank3]: x").rank == 3);
+    CHECK(logs::attribute_line("gpu-b02 words: here\tx").node.empty());  // a `: ` in the tag: prose
+  }
   SUBCASE("a script's own bracketed progress is no role") {
     CHECK_FALSE(logs::rank_prefix("[epoch3]: loss 0.41"));
     CHECK_FALSE(logs::rank_prefix("[step120]: lr 3e-4"));
@@ -642,6 +656,46 @@ TEST_CASE("two torchrun nodes: the fault's own console's table decides, and a ti
       said = said || f.find("The fault is printed in node1.log, whose torchrun summary names rank 2") != std::string::npos;
     CHECK(said);
   }
+}
+
+TEST_CASE("two nodes' [defaultN]: lines in one stream: local ranks, made global by what the log shows") {
+  // GNU parallel's tag before each agent's `--tee 3` lines (bench/causality/heldout47, 4702).
+  auto tag = [](const std::string& prefix, const std::string& text) {
+    std::string out;
+    for (size_t at = 0; at < text.size();) {
+      const size_t nl = text.find('\n', at);
+      out += prefix + text.substr(at, nl - at) + "\n";
+      at = nl + 1;
+    }
+    return out;
+  };
+  const std::string a = "gpu-b01 0\t", b = "gpu-b02 1\t";
+  auto stream = [&](const std::string& head, const std::string& agent) {
+    return head + tag(a + "[default0]:", "step 5 loss 0.7\n") + tag(a + "[default1]:", "step 5 loss 0.7\n") +
+           tag(b + "[default0]:", "step 5 loss 0.7\n") + tag(b + "[default1]:", kKeyError) + tag(a + "[default0]:", kClosed) +
+           tag(a + "[default1]:", kClosed) + tag(b + "[default0]:", kClosed) + agent;
+  };
+  auto initiator = [&](const std::string& log) {
+    auto r = diagnose({{"job.log", log}});
+    REQUIRE_FALSE(r.diagnoses.empty());
+    return std::make_pair(r.diagnoses[0].initiating_rank, r.diagnoses[0].initiating_node);
+  };
+  // The job's own head names each process's global rank.
+  const std::string heads = tag(a + "[default0]:", "[gpu-b01 r0/4 l0] joined\n") + tag(a + "[default1]:", "[gpu-b01 r1/4 l1] joined\n") +
+                            tag(b + "[default0]:", "[gpu-b02 r2/4 l0] joined\n") + tag(b + "[default1]:", "[gpu-b02 r3/4 l1] joined\n");
+  CHECK(initiator(stream(heads, "")).first == 3);
+  // The node's agent printed its rendezvous result: local rank 1 there is global rank 3.
+  const std::string result = tag(b, "INFO:torch.distributed.elastic.agent.server.api:[default] Rendezvous complete for workers. Result:\n"
+                                    "  restart_count=0\n  group_rank=1\n  group_world_size=2\n  local_ranks=[0, 1]\n"
+                                    "  role_ranks=[2, 3]\n  global_ranks=[2, 3]\n");
+  CHECK(initiator(stream("", result)).first == 3);
+  // Nothing maps them: the node, not the local rank taken for a global one.
+  auto unmapped = initiator(stream("", ""));
+  CHECK(unmapped.first == -1);
+  CHECK(unmapped.second == "gpu-b02");
+  // One node alone: its local ranks are the global ones.
+  const std::string one = tag(a + "[default0]:", "step 5 loss 0.7\n") + tag(a + "[default1]:", kKeyError) + tag(a + "[default0]:", kClosed);
+  CHECK(initiator(one).first == 1);
 }
 
 TEST_CASE("a rank whose own DataLoader worker exited is where the failure started") {

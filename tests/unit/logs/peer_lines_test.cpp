@@ -285,6 +285,12 @@ TEST_CASE("a logger's [R/W] at the head of a line is the rank of that world") {
   CHECK(logs::logged_rank("[5/4] INFO") == -1);             // not a rank of that world
   CHECK(logs::logged_rank("[1/1] INFO") == -1);
   CHECK(logs::logged_rank("[2/4]x") == -1);
+  // A job's own head of host, rank of world and local rank (bench/causality/heldout47).
+  CHECK(logs::logged_rank("[trn-b02 r3/4 l1] step 10/40 loss 0.6629") == 3);
+  CHECK(logs::logged_rank("[gpu-b02 2/4 l0] joined") == 2);
+  CHECK(logs::logged_rank("[trn-b02 r5/4 l1] x") == -1);
+  CHECK(logs::logged_rank("[trn-b02 rx3/4] x") == -1);
+  CHECK(logs::logged_rank("loss [trn r3/4] x") == -1);  // behind a word
 }
 
 TEST_CASE("the one rank that logged a non-finite number initiates a failure of no rank") {
@@ -492,8 +498,18 @@ TEST_CASE("an error of no rank is the one rank's that was doing other work right
   CHECK(rank_of(r) == 0);
   CHECK(says(r, "was doing other work when the error came"));
 
-  SUBCASE("every rank's last line alike: no rank is named") {
-    CHECK(rank_of(diagnose(head + "13:43:51 INFO rank0 step  15 pair_loss 0.6997\n" + grad + tail + kClosed + kClosed)) == -1);
+  SUBCASE("every rank's last line alike, none after it: no rank is named") {
+    CHECK(rank_of(diagnose(head + "13:43:51 INFO rank0 step  15 pair_loss 0.6997\n" + tail + grad + kClosed + kClosed)) == -1);
+  }
+  SUBCASE("every rank's last line alike, the others go on after it: the one that stopped") {
+    auto alike = diagnose(head + "13:43:51 INFO rank0 step  15 pair_loss 0.6997\n" + grad + tail + kClosed + kClosed);
+    CHECK(rank_of(alike) == 0);
+    CHECK(says(alike, "rank 0 logged nothing after it"));
+    CHECK(says(alike, "while ranks 1, 2 went on"));
+  }
+  SUBCASE("the others' lines after it are errors of their own: no rank is named") {
+    const std::string failing = "13:43:52 ERROR rank2 step  15 lost a peer\n13:43:52 ERROR rank1 step  15 lost a peer\n";
+    CHECK(rank_of(diagnose(head + "13:43:51 INFO rank0 step  15 pair_loss 0.6997\n" + grad + failing + kClosed + kClosed)) == -1);
   }
 }
 

@@ -13,6 +13,9 @@ namespace denpex::logs {
 struct Attribution {
   int rank = -1;        // global rank, -1 when unknown
   int local_rank = -1;  // local rank / device index, -1 when unknown
+  // `rank` is only the local rank a `[defaultN]:` prefix gives: the global rank on one node, not
+  // behind a host prefix of several.
+  bool rank_is_local = false;
   std::string node;     // host name, empty when unknown
   // The node came from a prefix the collector put on every line of that host (pdsh/DeepSpeed's
   // `host: `, `kubectl logs --prefix`), so lines without a rank can be told apart by it.
@@ -22,6 +25,8 @@ struct Attribution {
   int pid = -1;         // the process id NCCL's `host:pid:tid [N] NCCL` prefix names, -1 when none
 
   bool empty() const { return rank < 0 && local_rank < 0 && node.empty(); }
+  // Several hosts' `[defaultN]:` lines in one stream: `rank` is a local rank, not yet global.
+  bool rank_local_to_node() const { return rank >= 0 && rank_is_local && node_prefix && !node.empty(); }
   // What the process itself printed: the line without the prefix and suffix around it.
   std::string_view body(std::string_view line) const {
     const size_t from = std::min(strip, line.size());

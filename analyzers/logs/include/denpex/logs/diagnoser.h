@@ -113,7 +113,8 @@ class Diagnoser {
   void note_pid(const Attribution& a, int rank, std::string_view body);
   // The key a line's source is filed under: its rank, else a host prefix's node (as -2 - index),
   // else the file's rank, else -1.
-  int source_key(uint32_t input, const Attribution& a);
+  int source_key(uint32_t input, const Attribution& a, std::string_view body);
+  int prefix_node_key(const std::string& node, int local);
   // For a line of no rank: the rank of the traceback it belongs to when a logger line just above
   // that traceback named one (logged_rank), else -1. `line` is the whole line, `body` the part
   // behind its prefixes.

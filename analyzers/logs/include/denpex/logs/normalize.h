@@ -18,6 +18,7 @@ struct RankPrefix {
   int rank = -1;
   size_t length = 0;
   int local_rank = -1;  // `[defaultN]:` (any role) names it (taken as the rank too unless `[rankM]:` follows)
+  bool local_only = false;  // the rank is that local rank: no `[rankM]:` followed
 };
 std::optional<RankPrefix> rank_prefix(std::string_view line);
 

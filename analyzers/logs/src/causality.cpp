@@ -1273,6 +1273,9 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       d.initiating_rank = owner->second;
       hang_notes.push_back("Process " + pid->second + " is rank " + std::to_string(owner->second) +
                            " by the log's own lines (a rank and a pid on one line, or NCCL's host:pid prefix).");
+    } else if (auto found = pid_owner(collect_peer_lines(st), p)) {
+      d.initiating_rank = found->rank;
+      hang_notes.push_back(found->why);
     }
   }
   // A CUDA error that names its device and no prefix names its process: the rank on that device.
@@ -1299,7 +1302,27 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       exits.push_back(std::move(e));
       if (!first_report) first_report = &c;
     }
-    if (auto odd = odd_exit(exits)) {
+    auto odd = odd_exit(exits);
+    // One launcher's workers are few: a larger number is the worker's pid, and names a rank only
+    // where the log ties that pid to one.
+    constexpr int kMaxLauncherWorker = 1024;
+    std::optional<PeerFinding> by_pid;
+    if (odd && odd->worker >= kMaxLauncherWorker) {
+      if (auto owner = st.pid_rank.find(odd->worker); owner != st.pid_rank.end()) {
+        by_pid = PeerFinding{owner->second, "Process " + std::to_string(odd->worker) + " is rank " + std::to_string(owner->second) +
+                                                " by the log's own lines (a rank and a pid on one line).", ""};
+      } else {
+        by_pid = pid_owner(collect_peer_lines(st), odd->worker);
+      }
+      if (!by_pid) odd.reset();
+    }
+    if (by_pid) {
+      d.initiating_rank = by_pid->rank;
+      d.failed = true;
+      hang_notes.push_back("The launcher reports that process " + std::to_string(odd->worker) + " " + odd->how +
+                           (odd->others.empty() ? "" : " while " + odd->others) + " (" + at(st, *first_report) +
+                           " and below): it ended differently from the rest. " + by_pid->why);
+    } else if (odd) {
       d.initiating_rank = odd->worker;
       d.failed = true;
       hang_notes.push_back("The launcher reports that worker " + std::to_string(odd->worker) + " " + odd->how +

@@ -723,6 +723,21 @@ std::optional<PeerFinding> busy_elsewhere(const std::vector<PeerLine>& lines, co
                      "was doing other work (" + quote(*odd->mine) + ") when the error came"};
 }
 
+std::optional<PeerFinding> pid_owner(const std::vector<PeerLine>& lines, int pid) {
+  if (pid <= 0) return std::nullopt;
+  const std::string digits = std::to_string(pid);
+  const PeerLine* named = nullptr;
+  for (const auto& l : lines) {
+    if (std::find(l.numbers.begin(), l.numbers.end(), digits) == l.numbers.end()) continue;
+    if (named && named->rank != l.rank) return std::nullopt;
+    if (!named) named = &l;
+  }
+  if (!named) return std::nullopt;
+  return PeerFinding{named->rank, "Process " + digits + " is rank " + std::to_string(named->rank) + "'s: only that rank's lines name the number (" +
+                                      quote(*named) + ", " + named->where + ").",
+                     "its process " + digits + " was the one reported"};
+}
+
 std::optional<PeerFinding> silent_after_traceback(const std::vector<PeerLine>& lines, uint32_t input,
                                                   uint64_t traceback_line, uint64_t exception_line) {
   std::map<int, const PeerLine*> before, after;  // each rank's last line before, first line after

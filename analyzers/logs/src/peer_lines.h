@@ -103,6 +103,11 @@ std::optional<PeerFinding> stuck_elsewhere(const std::vector<PeerLine>& lines, c
 // pairwise_acc 0.418` against `INFO rankR step 10 pair_loss 0.7175`) was doing other work then.
 std::optional<PeerFinding> busy_elsewhere(const std::vector<PeerLine>& lines, const PeerPos& error);
 
+// A process id a report names alone (bash's `line 24: 26434 Killed`, a launcher's `worker 26434
+// exited with status 137`) that the lines of one rank, and only one, name as a number of their own
+// (a launcher's `started worker 26434 (rank 3/4)`): that rank's process.
+std::optional<PeerFinding> pid_owner(const std::vector<PeerLine>& lines, int pid);
+
 // A traceback of no rank (from `traceback_line` to its exception line, `exception_line`) in an
 // input holding the lines of two ranks or more (a node's file, one interleaved stream): a rank
 // whose own healthy lines go on after it was still running, so when exactly one rank that logged

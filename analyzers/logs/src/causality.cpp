@@ -1378,6 +1378,21 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
           said += o.text + "\n";
       if (!said.empty()) found = path_owner(lines, said);
     }
+    if (!found) {
+      // Clients of the env:// store timing out, and nothing else failing: the store's server.
+      std::vector<const ExceptionEvent*> store_timeouts;
+      bool only_store = true;
+      for (const auto& c : all) {
+        if (c.entry->id.starts_with("torchrun")) only_store = false;
+        const ExceptionEvent* ex = c.source->events.exception_at(c.hit.line);
+        if (c.entry->id == "store-client-connect-timeout") {
+          if (ex && std::find(store_timeouts.begin(), store_timeouts.end(), ex) == store_timeouts.end()) store_timeouts.push_back(ex);
+        } else if (ex || (c.entry->can_initiate() && is_serious(c.entry))) {
+          only_store = false;
+        }
+      }
+      if (only_store) found = absent_store_server(store_timeouts, lines);
+    }
     if (!found) found = lone_error_record(lines, at_first);
     if (!found && !from_initiator && !is_timeout(first->entry))
       found = lone_departure(lines, at_first);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 #include <string>
 
 namespace denpex::logs {
@@ -84,6 +85,33 @@ std::optional<PeerFinding> store_server_rank(const ExceptionEvent& ex) {
                      store->file + ":" + std::to_string(store->line) + "): with `env://` only rank 0 starts that server "
                      "(`start_daemon = rank == 0`) and binds MASTER_PORT, the other ranks connect to it.",
                      "could not bind MASTER_PORT for the rendezvous store"};
+}
+
+std::optional<PeerFinding> absent_store_server(const std::vector<const ExceptionEvent*>& timeouts,
+                                               const std::vector<PeerLine>& lines) {
+  if (timeouts.empty()) return std::nullopt;
+  for (const ExceptionEvent* ex : timeouts) {
+    const bool client = std::any_of(ex->stack.begin(), ex->stack.end(), [](const StackFrame& f) {
+      return f.function == "_create_c10d_store" && f.file.find("torch/distributed/") != std::string::npos;
+    });
+    if (!client) return std::nullopt;
+  }
+  std::set<int> ranks;
+  const PeerLine* zero = nullptr;
+  for (const auto& l : lines) {
+    ranks.insert(l.rank);
+    if (l.rank != 0) continue;
+    if (l.error) return std::nullopt;
+    zero = &l;
+  }
+  if (!zero || ranks.size() != timeouts.size() + 1) return std::nullopt;
+  return PeerFinding{0,
+                     std::to_string(timeouts.size()) + " processes timed out connecting to the rendezvous store, one fewer than "
+                     "the " + std::to_string(ranks.size()) + " ranks the log shows, and rank 0 reported no error (its last line: `" +
+                         zero->text.substr(0, 160) + "`, " + zero->where + "): with `env://` rank 0 serves that store, so rank 0 "
+                         "never served it (it ran alone, left early, or joined another world; check its WORLD_SIZE, "
+                         "MASTER_ADDR and MASTER_PORT).",
+                     "never served the rendezvous store the other ranks tried to reach"};
 }
 
 std::optional<PeerFinding> rank_zero_duty(const ExceptionEvent& ex) {

@@ -22,6 +22,14 @@ std::optional<PeerFinding> object_source_rank(const ExceptionEvent& ex);
 // binds MASTER_PORT, the others connect to it, so it is rank 0's.
 std::optional<PeerFinding> store_server_rank(const ExceptionEvent& ex);
 
+// Every error is a client of that store timing out while connecting (`timeouts`, each raised in
+// `_create_c10d_store`), one fewer than the ranks whose own lines the log shows, and rank 0's
+// lines hold no error: rank 0 never served the store the others waited for (it ran alone, left, or
+// joined another world). Rank 0, as an inference; nothing under torchrun (its agent serves the
+// store) or when rank 0 is not seen.
+std::optional<PeerFinding> absent_store_server(const std::vector<const ExceptionEvent*>& timeouts,
+                                               const std::vector<PeerLine>& lines);
+
 // An exception raised in work that scripts leave to rank 0 (saving a checkpoint or a model,
 // creating the output directories, a debugger's prompt, experiment logging): rank 0, as a weak
 // inference. Nothing when the failing line or the message speaks of ranks or shards (per-rank

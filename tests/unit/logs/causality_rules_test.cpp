@@ -423,6 +423,38 @@ TEST_CASE("a kill report that names only a pid names the rank the log tied that 
   CHECK(bare.diagnoses[0].initiating_rank == -1);
 }
 
+TEST_CASE("clients of the env:// store time out and rank 0 reported nothing: rank 0 never served it") {
+  // Real lines of a shell-launched job whose rank 0 started without WORLD_SIZE and trained alone
+  // (bench/causality/heldout49, 4904).
+  const std::string start =
+      "[ctr r0] start: world_size=1 distributed=False master=127.0.0.1:30204\n"
+      "[ctr r3] start: world_size=4 distributed=True master=127.0.0.1:30204\n"
+      "[ctr r2] start: world_size=4 distributed=True master=127.0.0.1:30204\n"
+      "[ctr r1] start: world_size=4 distributed=True master=127.0.0.1:30204\n"
+      "[ctr r0] step 120/120 logloss 0.3808\n"
+      "[ctr r0] training complete, model saved to ctr_model_r0.pt\n";
+  const std::string timeout =
+      "Traceback (most recent call last):\n"
+      "  File \"/work/main/bench/causality/heldout49/jobs/ctr_train.py\", line 13, in <module>\n"
+      "    dist.init_process_group(\"gloo\", timeout=timedelta(seconds=20))\n"
+      "  File \"/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py\", line 754, in init_process_group\n"
+      "    store, rank, world_size = next(rendezvous_iterator)\n"
+      "  File \"/usr/lib/python3/dist-packages/torch/distributed/rendezvous.py\", line 246, in _env_rendezvous_handler\n"
+      "    store = _create_c10d_store(master_addr, master_port, rank, world_size, timeout)\n"
+      "  File \"/usr/lib/python3/dist-packages/torch/distributed/rendezvous.py\", line 177, in _create_c10d_store\n"
+      "    return TCPStore(\n"
+      "TimeoutError: The client socket has timed out after 20s while trying to connect to (127.0.0.1, 30204).\n";
+  auto rank = [&](const std::string& log) {
+    auto r = diagnose({{"console.log", log}});
+    REQUIRE_FALSE(r.diagnoses.empty());
+    CHECK(r.diagnoses[0].entry->id == "store-client-connect-timeout");
+    return r.diagnoses[0].initiating_rank;
+  };
+  CHECK(rank(start + timeout + timeout + timeout) == 0);
+  const std::string started = start.substr(0, start.find("[ctr r0] step"));
+  CHECK(rank(started + timeout + timeout + timeout) == 0);
+}
+
 TEST_CASE("a pid a launcher's own start lines name beside one rank is that rank's process") {
   // Real lines of a shell launcher's job (bench/causality/heldout50, 5004): it names each worker's
   // pid and rank when it starts it, the workers log only their pid, a watchdog SIGKILLs one.

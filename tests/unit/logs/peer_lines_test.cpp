@@ -291,6 +291,11 @@ TEST_CASE("a logger's [R/W] at the head of a line is the rank of that world") {
   CHECK(logs::logged_rank("[trn-b02 r5/4 l1] x") == -1);
   CHECK(logs::logged_rank("[trn-b02 rx3/4] x") == -1);
   CHECK(logs::logged_rank("loss [trn r3/4] x") == -1);  // behind a word
+  // A job's tag and its rank (bench/causality/heldout49, 4904); not a lone word, not four words.
+  CHECK(logs::logged_rank("[ctr r3] start: world_size=4 distributed=True") == 3);
+  CHECK(logs::logged_rank("[r3] start") == -1);
+  CHECK(logs::logged_rank("[a b c r3] start") == -1);
+  CHECK(logs::logged_rank("[ctr rx3] start") == -1);
 }
 
 TEST_CASE("the one rank that logged a non-finite number initiates a failure of no rank") {

@@ -476,7 +476,8 @@ int rank_of_world(std::string_view line, std::pair<size_t, size_t>* digits_at) {
   // `[trn-b02 r3/4 l1]`: host, rank of world, local rank). A bare `rN` word counts behind a name
   // (`[ctr r0] start: ...`), a job's tag of its own, not alone (`[r2]` is rank_prefix's).
   int tagged = -1;
-  size_t tagged_at = 0, words = 0;
+  std::pair<size_t, size_t> tagged_at{0, 0};
+  size_t words = 0;
   for (size_t word = open + 1; word < close; ++words) {
     const size_t end = std::min(close, line.find(' ', word));
     size_t i = word + (line[word] == 'r' && word + 1 < end && is_digit(line[word + 1]));
@@ -491,12 +492,12 @@ int rank_of_world(std::string_view line, std::pair<size_t, size_t>* digits_at) {
       }
     } else if (digits == word + 1 && i > digits && i == end && i - digits <= 5 && words > 0 && tagged < 0) {
       tagged = r;
-      tagged_at = digits;
+      tagged_at = {digits, i - digits};
     }
     word = end + 1;
   }
   if (tagged >= 0 && words <= 3) {
-    if (digits_at) *digits_at = {tagged_at, std::to_string(tagged).size()};
+    if (digits_at) *digits_at = tagged_at;
     return tagged;
   }
   return -1;

@@ -98,6 +98,17 @@ std::string source_str(const SourceInfo& s) {
   return s.rank >= 0 || s.node.empty() ? rank_str(s.rank) : "a process on " + s.node;
 }
 
+// The rank whose process `pid` was: a line naming both (pid_rank), else the one rank whose own
+// lines name the number (pid_owner).
+std::optional<PeerFinding> rank_of_pid(const Diagnoser::State& st, int pid) {
+  if (pid <= 0) return std::nullopt;
+  if (auto owner = st.pid_rank.find(pid); owner != st.pid_rank.end())
+    return PeerFinding{owner->second, "Process " + std::to_string(pid) + " is rank " + std::to_string(owner->second) +
+                                          " by the log's own lines (a rank and a pid on one line, or NCCL's host:pid prefix).",
+                       ""};
+  return pid_owner(collect_peer_lines(st), pid);
+}
+
 std::string at(const Diagnoser::State& st, const Cand& c) {
   const InputState& in = st.inputs[c.source->input];
   return in.summary.file + ":" + std::to_string(shown_line(in, c.hit.line));
@@ -1268,12 +1279,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
   // A report that names only the failed process's pid (bash's `line 57: 14702 Killed`, the
   // kernel's `Killed process 14702`): the rank the log tied that pid to.
   if (auto pid = primary->hit.captures.find("pid"); d.initiating_rank < 0 && pid != primary->hit.captures.end()) {
-    const int p = std::atoi(pid->second.c_str());
-    if (auto owner = st.pid_rank.find(p); p > 0 && owner != st.pid_rank.end()) {
-      d.initiating_rank = owner->second;
-      hang_notes.push_back("Process " + pid->second + " is rank " + std::to_string(owner->second) +
-                           " by the log's own lines (a rank and a pid on one line, or NCCL's host:pid prefix).");
-    } else if (auto found = pid_owner(collect_peer_lines(st), p)) {
+    if (auto found = rank_of_pid(st, std::atoi(pid->second.c_str()))) {
       d.initiating_rank = found->rank;
       hang_notes.push_back(found->why);
     }
@@ -1308,12 +1314,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
     constexpr int kMaxLauncherWorker = 1024;
     std::optional<PeerFinding> by_pid;
     if (odd && odd->worker >= kMaxLauncherWorker) {
-      if (auto owner = st.pid_rank.find(odd->worker); owner != st.pid_rank.end()) {
-        by_pid = PeerFinding{owner->second, "Process " + std::to_string(odd->worker) + " is rank " + std::to_string(owner->second) +
-                                                " by the log's own lines (a rank and a pid on one line).", ""};
-      } else {
-        by_pid = pid_owner(collect_peer_lines(st), odd->worker);
-      }
+      by_pid = rank_of_pid(st, odd->worker);
       if (!by_pid) odd.reset();
     }
     if (by_pid) {

@@ -59,6 +59,31 @@ int stamped_rank_prefix(std::string_view line) {
   return r;
 }
 
+// Python `logging` with the rank in the logger's name: `2026-12-07 18:14:52,606 ERROR train.r2 ...`
+// (`%(asctime)s %(levelname)s %(name)s`), the name's last part `rN` or `rankN`.
+// `stamped`: the line's leading timestamp was already taken off, so it starts with the level.
+int logger_name_rank(std::string_view line, bool stamped) {
+  if (!stamped && !timestamp_at(line, 0)) return -1;
+  const std::string_view head = line.substr(0, stamped ? 10 : 48);
+  for (std::string_view level : {"DEBUG ", "INFO ", "WARNING ", "WARN ", "ERROR ", "CRITICAL "}) {
+    const size_t at = find_literal(head, level);
+    if (at == std::string_view::npos || (stamped ? at != 0 : at == 0 || head[at - 1] != ' ')) continue;
+    std::string_view name = line.substr(at + level.size());
+    name = name.substr(0, std::min(name.find(' '), name.size()));
+    if (!name.empty() && name.back() == ':') name.remove_suffix(1);
+    const size_t dot = name.find_last_of("._-");
+    if (dot == std::string_view::npos) return -1;
+    std::string_view part = name.substr(dot + 1);
+    if (part.starts_with("rank")) part.remove_prefix(4);
+    else if (part.starts_with("r")) part.remove_prefix(1);
+    else return -1;
+    size_t i = 0;
+    int r = 0;
+    return number(part, i, r) && i == part.size() ? r : -1;
+  }
+  return -1;
+}
+
 // NCCL: `host:pid:tid [dev] NCCL WARN|INFO|ERROR ...`, or with NCCL's source location between
 // (older releases and NCCL_DEBUG_FILE): `host:pid:tid [dev] init.cc:981 NCCL WARN ...`.
 bool nccl_prefix(std::string_view line, Attribution& a) {
@@ -560,9 +585,10 @@ Attribution attribute_line(std::string_view line) {
     a.strip += k;
     line.remove_prefix(k);
   }
-  if (size_t k = collector_stamp(line)) {
-    a.strip += k;
-    line.remove_prefix(k);
+  const size_t stamp = collector_stamp(line);
+  if (stamp) {
+    a.strip += stamp;
+    line.remove_prefix(stamp);
   }
   if (size_t k = ray_prefix(line, a)) {
     a.strip += k;
@@ -590,6 +616,7 @@ Attribution attribute_line(std::string_view line) {
   if (a.rank < 0) a.rank = stamped_rank_prefix(line);
   if (a.rank < 0) a.rank = bracket_rank(line);
   if (a.rank < 0) a.rank = json_rank(line);
+  if (a.rank < 0) a.rank = logger_name_rank(line, stamp > 0);
   if (!nccl_prefix(line, a)) srun_prefix(line, a);
   return a;
 }
@@ -653,6 +680,8 @@ Attribution attribute_file(std::string_view path) {
     if (i < lower.size() && (lower[i] == '-' || lower[i] == '_' || lower[i] == '.')) ++i;
     int r = 0;
     if (number(lower, i, r)) {
+      // `worker-22186.log` numbers the file by its process id; a file named for a rank says `rank`.
+      if (key != "rank" && r >= kMaxLauncherWorker) break;
       a.rank = r;
       break;
     }

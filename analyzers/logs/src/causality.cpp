@@ -1309,9 +1309,7 @@ Report build_report(const Matcher& matcher, Diagnoser::State& st, std::vector<Hi
       if (!first_report) first_report = &c;
     }
     auto odd = odd_exit(exits);
-    // One launcher's workers are few: a larger number is the worker's pid, and names a rank only
-    // where the log ties that pid to one.
-    constexpr int kMaxLauncherWorker = 1024;
+    // A worker number of a pid's size names a rank only where the log ties that pid to one.
     std::optional<PeerFinding> by_pid;
     if (odd && odd->worker >= kMaxLauncherWorker) {
       by_pid = rank_of_pid(st, odd->worker);

@@ -67,6 +67,18 @@ TEST_CASE("file names attribute whole inputs") {
   CHECK(logs::is_kernel_log_name("x/dmesg-node-02.log"));
   CHECK_FALSE(logs::is_kernel_log_name("x/train.log"));
   CHECK(logs::attribute_file("train.log").empty());
+  // A file numbered by its process id (held-out 5301): no rank; a file named for its rank keeps it.
+  CHECK(logs::attribute_file("logs/worker-22186.log").rank == -1);
+  CHECK(logs::attribute_file("logs/worker-3.log").rank == 3);
+  CHECK(logs::attribute_file("rank-1500.log").rank == 1500);
+}
+
+TEST_CASE("a logger named for its rank attributes the line") {
+  // Python logging `%(asctime)s %(levelname)s %(name)s %(message)s` (held-out 5301).
+  CHECK(logs::attribute_line("2026-12-07 18:14:52,606 ERROR train.r2 unhandled exception").rank == 2);
+  CHECK(logs::attribute_line("2026-12-07 18:14:51,993 INFO trainer.rank3 step 10 loss 1.3717").rank == 3);
+  CHECK(logs::attribute_line("2026-12-07 18:14:51,993 INFO trainer.run2 step 10").rank == -1);
+  CHECK(logs::attribute_line("INFO train.r2 no timestamp, no logging format").rank == -1);
 }
 
 TEST_CASE("timestamps in iso, glog and syslog formats order events") {

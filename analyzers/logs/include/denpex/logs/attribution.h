@@ -10,6 +10,10 @@
 
 namespace denpex::logs {
 
+// One launcher's workers are few: a number from here up that names a worker (`worker 26434`,
+// `worker-22186.log`) is its process id, not its rank.
+inline constexpr int kMaxLauncherWorker = 1024;
+
 struct Attribution {
   int rank = -1;        // global rank, -1 when unknown
   int local_rank = -1;  // local rank / device index, -1 when unknown

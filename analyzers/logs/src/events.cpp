@@ -65,7 +65,9 @@ std::optional<std::pair<std::string, std::string>> split_exception_line(std::str
          (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_' || text[end] == '.' ||
           (text[end] == ':' && end + 1 < text.size() && text[end + 1] == ':')))
     end += (text[end] == ':') ? 2 : 1;
-  if (end == 0 || !std::isalpha(static_cast<unsigned char>(text[0]))) return std::nullopt;
+  // C accelerator modules start with `_`: `_csv.Error`, `_pickle.PicklingError`.
+  const bool underscore_module = text[0] == '_' && end > 1 && std::isalpha(static_cast<unsigned char>(text[1]));
+  if (end == 0 || !(std::isalpha(static_cast<unsigned char>(text[0])) || underscore_module)) return std::nullopt;
   std::string_view type = text.substr(0, end);
   if (end < text.size() && text[end] != ':') return std::nullopt;
   // A bare name (`KeyboardInterrupt`) or `Name: message`; the name must look like an exception.

@@ -173,6 +173,12 @@ TEST_CASE("torchrun's root-cause table is parsed, failures listed apart") {
 TEST_CASE("exception lines are told apart from prose") {
   CHECK(logs::split_exception_line("torch.OutOfMemoryError: CUDA out of memory."));
   CHECK(logs::split_exception_line("KeyboardInterrupt"));
+  // A C accelerator module's class (held-out 5601).
+  auto csv = logs::split_exception_line("_csv.Error: field larger than field limit (131072)");
+  REQUIRE(csv);
+  CHECK(csv->first == "_csv.Error");
+  CHECK_FALSE(logs::split_exception_line("__main__"));
+  CHECK_FALSE(logs::split_exception_line("_: loss went up"));
   CHECK_FALSE(logs::split_exception_line("Epoch 3: loss went up"));
   CHECK_FALSE(logs::split_exception_line("  RuntimeError: indented source line"));
   // A class of the job's own, outside the Error/Exception naming: only where a traceback's frames end.

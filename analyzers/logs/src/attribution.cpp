@@ -468,8 +468,26 @@ int glog_pid(std::string_view line) {
 }
 }  // namespace
 
+// Python logging's `%(process)d` right behind the clock, bare or bracketed, then the level:
+// `6783 INFO step 0 ...`, `[25281] INFO trainer: ...` (the clock already taken off). A smaller
+// number there is more likely a rank than a pid.
+int logging_head_pid(std::string_view line) {
+  size_t i = line.starts_with('[') ? 1 : 0;
+  int pid = 0;
+  if (!number(line, i, pid) || pid < kMaxLauncherWorker) return -1;
+  if (line[0] == '[') {
+    if (i >= line.size() || line[i] != ']') return -1;
+    ++i;
+  }
+  const std::string_view rest = line.substr(i);
+  for (std::string_view level : {" DEBUG ", " INFO ", " WARNING ", " ERROR ", " CRITICAL "})
+    if (rest.starts_with(level)) return pid;
+  return -1;
+}
+
 int logged_pid(std::string_view line) {
   if (int pid = glog_pid(line); pid > 0) return pid;
+  if (int pid = logging_head_pid(line); pid > 0) return pid;
   std::string_view head = line.substr(0, 160);
   for (size_t at = 0; at + 4 < head.size(); ++at) {
     if ((head[at] | 0x20) != 'p' || (head[at + 1] | 0x20) != 'i' || (head[at + 2] | 0x20) != 'd') continue;

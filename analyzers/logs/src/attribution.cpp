@@ -59,29 +59,34 @@ int stamped_rank_prefix(std::string_view line) {
   return r;
 }
 
+// Python logging's `%(levelname)s` and the space after it at the start of `s`: its length, or 0.
+size_t level_word(std::string_view s) {
+  for (std::string_view level : {"DEBUG ", "INFO ", "WARNING ", "WARN ", "ERROR ", "CRITICAL "})
+    if (s.starts_with(level)) return level.size();
+  return 0;
+}
+
 // Python `logging` with the rank in the logger's name: `2026-12-07 18:14:52,606 ERROR train.r2 ...`
 // (`%(asctime)s %(levelname)s %(name)s`), the name's last part `rN` or `rankN`.
 // `stamped`: the line's leading timestamp was already taken off, so it starts with the level.
 int logger_name_rank(std::string_view line, bool stamped) {
-  if (!stamped && !timestamp_at(line, 0)) return -1;
-  const std::string_view head = line.substr(0, stamped ? 10 : 48);
-  for (std::string_view level : {"DEBUG ", "INFO ", "WARNING ", "WARN ", "ERROR ", "CRITICAL "}) {
-    const size_t at = find_literal(head, level);
-    if (at == std::string_view::npos || (stamped ? at != 0 : at == 0 || head[at - 1] != ' ')) continue;
-    std::string_view name = line.substr(at + level.size());
-    name = name.substr(0, std::min(name.find(' '), name.size()));
-    if (!name.empty() && name.back() == ':') name.remove_suffix(1);
-    const size_t dot = name.find_last_of("._-");
-    if (dot == std::string_view::npos) return -1;
-    std::string_view part = name.substr(dot + 1);
-    if (part.starts_with("rank")) part.remove_prefix(4);
-    else if (part.starts_with("r")) part.remove_prefix(1);
-    else return -1;
-    size_t i = 0;
-    int r = 0;
-    return number(part, i, r) && i == part.size() ? r : -1;
-  }
-  return -1;
+  size_t after = stamped ? level_word(line) : 0;
+  if (!stamped && timestamp_at(line, 0))
+    for (size_t sp = line.find(' '); !after && sp != std::string_view::npos && sp < 48; sp = line.find(' ', sp + 1))
+      if (size_t k = level_word(line.substr(sp + 1))) after = sp + 1 + k;
+  if (!after) return -1;
+  std::string_view name = line.substr(after);
+  name = name.substr(0, std::min(name.find(' '), name.size()));
+  if (!name.empty() && name.back() == ':') name.remove_suffix(1);
+  const size_t dot = name.find_last_of("._-");
+  if (dot == std::string_view::npos) return -1;
+  std::string_view part = name.substr(dot + 1);
+  if (part.starts_with("rank")) part.remove_prefix(4);
+  else if (part.starts_with("r")) part.remove_prefix(1);
+  else return -1;
+  size_t i = 0;
+  int r = 0;
+  return number(part, i, r) && i == part.size() ? r : -1;
 }
 
 // NCCL: `host:pid:tid [dev] NCCL WARN|INFO|ERROR ...`, or with NCCL's source location between
@@ -479,10 +484,7 @@ int logging_head_pid(std::string_view line) {
     if (i >= line.size() || line[i] != ']') return -1;
     ++i;
   }
-  const std::string_view rest = line.substr(i);
-  for (std::string_view level : {" DEBUG ", " INFO ", " WARNING ", " ERROR ", " CRITICAL "})
-    if (rest.starts_with(level)) return pid;
-  return -1;
+  return i < line.size() && line[i] == ' ' && level_word(line.substr(i + 1)) ? pid : -1;
 }
 
 int logged_pid(std::string_view line) {

@@ -58,7 +58,7 @@ TEST_CASE("Python logging's %(process)d behind the clock is the writing process'
   CHECK(logs::logged_pid("[25281 INFO x") == -1);
 }
 
-TEST_CASE("an unranked traceback after a pid-headed line belongs to that pid's rank") {
+TEST_CASE("pid-only logging heads reach their ranks through the lines that tie pid and rank") {
   // Real output (held-out 5604, torch 1.13 under torchrun, 3 gloo ranks): lines carry only the
   // pid; each rank's first line ties its pid to its rank.
   const std::string log =
